@@ -1,0 +1,137 @@
+"""Settings, all from the environment (django-environ). See .env.example for every variable.
+
+Secrets have no default outside DEBUG; each integration is off until configured.
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+if DEBUG:
+    SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
+else:
+    SECRET_KEY = env("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "market",
+    "verifiers",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "config.wsgi.application"
+
+# The embedded default is SQLite; set DATABASE_URL for PostgreSQL (tests and production).
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=None)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A web server and a worker share the file: wait for the write lock instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+
+# --- Celery ---------------------------------------------------------------------------------
+# With REDIS_URL set, Redis is the broker; otherwise kombu's filesystem transport, which needs
+# no server (the embedded default of `make run`).
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+else:
+    _broker_dir = Path(env("CELERY_FILESYSTEM_BROKER_DIR", default=str(VAR_DIR / "broker")))
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "out"),
+        "data_folder_out": str(_broker_dir / "out"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- The market -----------------------------------------------------------------------------
+MARKET_FEE_BPS = env.int("MARKET_FEE_BPS", default=500)  # 5 % of each trade to the platform
+MARKET_MAX_ORDER_QUANTITY = env.int("MARKET_MAX_ORDER_QUANTITY", default=1000)
+MARKET_MAX_PRICE_MINOR = env.int("MARKET_MAX_PRICE_MINOR", default=100_000_000)
+DEMO_SIGNUP_GRANT_MINOR = env.int("DEMO_SIGNUP_GRANT_MINOR", default=100_000)  # 1 000.00 DEMO
+
+# --- The judge ------------------------------------------------------------------------------
+JUDGE_PYTHON_MAX_TIME_S = env.float("JUDGE_PYTHON_MAX_TIME_S", default=60.0)
+JUDGE_PYTHON_MAX_MEMORY_MB = env.int("JUDGE_PYTHON_MAX_MEMORY_MB", default=1024)
+JUDGE_LEAN_MAX_TIME_S = env.float("JUDGE_LEAN_MAX_TIME_S", default=600.0)
+JUDGE_LEAN_MAX_MEMORY_MB = env.int("JUDGE_LEAN_MAX_MEMORY_MB", default=8192)
+
+# --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
+STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+}

@@ -1,0 +1,366 @@
+"""The program that runs INSIDE the sandbox: a zygote that forks one child per verdict.
+
+Standard library only: this file is bound read-only at /judge/harness.py and run by the
+interpreter with ``-I -S`` and an empty environment; it cannot import the ``judge`` package.
+
+Zygote (trusted code, no job data, no secrets):
+  1. receives its configuration (seccomp program, caps) from the host on the control socket;
+  2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
+     which cannot be removed), runs ``gc.freeze()``;
+  3. forever: creates the per-child pipes, forks one child, hands the host its ends of the
+     pipes (SCM_RIGHTS), waits for the child and reports its exit status and rusage.
+
+Child (one per verdict), before it reads any job byte:
+  new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
+  every other fd closed; rlimits; not dumpable; seccomp. The host meanwhile has moved it into
+  the job's cgroup. Then it reads the job, reseeds the global RNGs, loads the verifier, arms
+  the injection guard, calls ``verify(solution, numpy.random.default_rng(seed))`` and writes
+  exactly one frame on the result pipe, then ``os._exit(0)``.
+
+Result frames (4-byte big-endian length + payload): ``A`` accepted; ``R<type name>`` verify
+returned something that is not True; ``E<detail>`` exception or malformed verifier; ``M``
+MemoryError. The host accepts only a single ``A`` frame followed by exit status 0.
+"""
+
+import array
+import ctypes
+import gc
+import json
+import os
+import re
+import resource
+import signal
+import socket
+import struct
+import sys
+
+CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+SITE = "/judge/site"
+JOB_FD = 3
+RESULT_FD = 1023  # a high number: "write to fds 3..20" style attacks miss it
+ALLOWED_THIRD_PARTY = frozenset({"numpy", "scipy", "sympy", "mpmath"})
+PRELOAD = (
+    "numpy",
+    "numpy.linalg",
+    "numpy.random",
+    "scipy",
+    "scipy.linalg",
+    "scipy.optimize",
+    "scipy.special",
+    "scipy.integrate",
+    "scipy.sparse",
+    "sympy",
+    "mpmath",
+)
+DETAIL_LIMIT = 300
+
+# --- import allowlist (audit hook: survives sys.meta_path / sys.path / __import__ tampering) ---
+
+_ALLOWED_TOP = frozenset(sys.stdlib_module_names) | ALLOWED_THIRD_PARTY
+# Stdlib modules that make no sense here and widen the surface.
+_DENIED_TOP = frozenset({"idlelib", "tkinter", "turtle", "turtledemo", "ensurepip", "venv", "test"})
+
+
+def _import_allowed(name: str) -> bool:
+    top = name.partition(".")[0]
+    # Private C modules of allowed packages are imported by absolute name (e.g. "_cffi..." no).
+    return (top in _ALLOWED_TOP and top not in _DENIED_TOP) or top.startswith("_") and top in sys.modules
+
+
+# --- injection guard (second layer, armed once the verifier module is loaded) ---
+
+_armed = False
+_STDLIB_PREFIX = os.path.dirname(os.__file__) + "/"
+_TRUSTED_PREFIXES = (_STDLIB_PREFIX, SITE + "/")
+_FORBIDDEN_WORDS = re.compile(
+    r"__|\b(?:eval|exec|compile|open|getattr|setattr|delattr|globals|locals|vars|breakpoint|"
+    r"input|help|memoryview|import|exit|quit|sys|os|builtins|subprocess|ctypes|"
+    r"gi_frame|gi_code|f_back|f_locals|f_globals|f_builtins|f_code|tb_frame|tb_next|cr_frame|"
+    r"ag_frame|co_code|mro|subclasses|system|popen|spawn)\b"
+)
+_SAFE_IMPORT_LINE = re.compile(
+    r"\s*(?:from\s+([\w.]+)\s+import\s+[\w\s,*]+|import\s+([\w.]+)(?:\s+as\s+\w+)?)\s*"
+)
+_CODEGEN_CALLERS = ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py")
+
+
+class InjectionBlocked(RuntimeError):
+    pass
+
+
+def _caller_file(depth: int) -> str:
+    try:
+        return sys._getframe(depth).f_code.co_filename
+    except ValueError:
+        return ""
+
+
+def _check_source(source: object) -> None:
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8", "replace")
+        except Exception:  # noqa: BLE001
+            raise InjectionBlocked("compile of undecodable source") from None
+    if not isinstance(source, str):
+        # An AST object: only the import system and our own safe parser produce those.
+        raise InjectionBlocked("compile of an AST after the verifier was loaded")
+    match = _SAFE_IMPORT_LINE.fullmatch(source)
+    if match:
+        module = match.group(1) or match.group(2) or ""
+        if _import_allowed(module):
+            return
+    found = _FORBIDDEN_WORDS.search(source)
+    if found:
+        raise InjectionBlocked(f"refused to compile code containing {found.group(0)!r}")
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if event == "import":
+        name = args[0]
+        if isinstance(name, str) and not _import_allowed(name):
+            raise ImportError(f"import of {name!r} is not allowed in a verifier")
+        return
+    if not _armed:
+        return
+    if event == "compile":
+        caller = _caller_file(2)
+        if caller.startswith(_STDLIB_PREFIX) and caller.endswith(_CODEGEN_CALLERS):
+            return
+        if "importlib" in caller and caller.startswith("<frozen"):
+            return
+        _check_source(args[0])
+    elif event == "marshal.loads" or event == "marshal.load":
+        caller = _caller_file(2)
+        if not caller.startswith("<frozen importlib"):
+            raise InjectionBlocked("marshal.loads is not allowed in a verifier")
+    elif event == "pickle.find_class":
+        module = str(args[0])
+        if module.partition(".")[0] != "numpy":
+            raise InjectionBlocked(f"unpickling {module}.{args[1]} is not allowed")
+    elif event == "code.__new__":
+        raise InjectionBlocked("creating code objects is not allowed in a verifier")
+    elif event in ("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "os.system"):
+        raise InjectionBlocked(f"{event} is not allowed in a verifier")
+
+
+# --- child setup ---
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_PR_SET_DUMPABLE = 4
+_PR_SET_NO_NEW_PRIVS = 38
+_SYS_SECCOMP = 317
+_SECCOMP_SET_MODE_FILTER = 1
+_SECCOMP_FILTER_FLAG_TSYNC = 1
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _prepare_seccomp(program: bytes) -> tuple[_SockFprog, ctypes.Array[ctypes.c_char]]:
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    return fprog, buffer
+
+
+def _write_frame(payload: bytes) -> None:
+    data = struct.pack(">I", len(payload)) + payload
+    view = memoryview(data)
+    while view:
+        written = os.write(RESULT_FD, view)
+        view = view[written:]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= DETAIL_LIMIT else text[: DETAIL_LIMIT - 3] + "..."
+
+
+def _describe(exc: BaseException) -> str:
+    message = str(exc)
+    return _short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+def _read_job() -> dict[str, object]:
+    chunks = []
+    while True:
+        chunk = os.read(JOB_FD, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(JOB_FD)
+    job: dict[str, object] = json.loads(b"".join(chunks))
+    return job
+
+
+def _run_child(config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds: dict[str, int]) -> None:
+    """Never returns."""
+    try:
+        os.setsid()
+        # Tell the host who we are: the kernel attaches our pid, translated into the host's
+        # pid namespace, to this message (SO_PASSCRED is set on the other end).
+        os.write(creds_fd, b"c")
+        os.dup2(fds["devnull"], 0)
+        os.dup2(fds["output_w"], 1)
+        os.dup2(fds["output_w"], 2)
+        os.dup2(fds["job_r"], JOB_FD)
+        os.dup2(fds["result_w"], RESULT_FD)
+        os.set_inheritable(RESULT_FD, False)
+        os.closerange(4, RESULT_FD)
+        os.closerange(RESULT_FD + 1, 65536)
+        cpu_s = int(config["max_cpu_s"])  # type: ignore[call-overload]
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+        resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+        nproc = int(config["max_threads"])  # type: ignore[call-overload]
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS")
+        if _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "PR_SET_DUMPABLE")
+        if (
+            _libc.syscall(
+                _SYS_SECCOMP, _SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(fprog)
+            )
+            != 0
+        ):
+            raise OSError(ctypes.get_errno(), "seccomp")
+    except BaseException as exc:  # noqa: BLE001 -- setup failure: the host sees exit code 70
+        try:
+            os.write(2, f"sandbox setup failed: {exc!r}\n".encode())
+        finally:
+            os._exit(70)
+    # From here on the job's bytes are in play; layers are all applied.
+    try:
+        job = _read_job()
+    except BaseException:  # noqa: BLE001
+        os._exit(71)
+    _judge(job)
+
+
+def _judge(job: dict[str, object]) -> None:
+    global _armed
+    payload: bytes
+    try:
+        seed = int(job["seed"])  # type: ignore[call-overload]
+        import random
+
+        import numpy
+
+        # The zygote's RNG states are shared by every child: reseed them from the job's seed.
+        random.seed(seed)
+        numpy.random.seed(seed % (2**32))
+        rng = numpy.random.default_rng(seed)
+        source = str(job["verifier"])
+        solution = str(job["solution"])
+        module = type(sys)("verifier")
+        module.__file__ = "<verifier>"
+        sys.modules["verifier"] = module
+        code = compile(source, "<verifier>", "exec", dont_inherit=True)
+        exec(code, module.__dict__)  # noqa: S102 -- the verifier is the author's trusted code
+        verify = module.__dict__.get("verify")
+        if not callable(verify):
+            payload = b"Everifier defines no callable verify(solution, rng)"
+        else:
+            _armed = True
+            result = verify(solution, rng)
+            _armed = False
+            # Only the object True accepts: never bool(), ==, or str() of what came back.
+            payload = b"A" if result is True else b"R" + type(result).__name__.encode()[:100]
+    except MemoryError:
+        payload = b"M"
+    except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included
+        _armed = False
+        try:
+            payload = b"E" + _describe(exc).encode("utf-8", "replace")
+        except BaseException:  # noqa: BLE001
+            payload = b"Eexception while describing an exception"
+    try:
+        _write_frame(payload)
+    finally:
+        os._exit(0)
+
+
+def _send(sock: socket.socket, message: dict[str, object], fds: list[int] | None = None) -> None:
+    data = json.dumps(message).encode()
+    if fds:
+        sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+    else:
+        sock.sendall(data)
+
+
+def _zygote() -> None:
+    sock = socket.socket(fileno=CONTROL_FD)
+    raw = sock.recv(1 << 20)
+    config = json.loads(raw)
+    program = bytes.fromhex(str(config["seccomp"]))
+    fprog, _keep = _prepare_seccomp(program)
+    sys.path.append(SITE)
+    sys.addaudithook(_audit)
+    preload_errors = []
+    for name in PRELOAD:
+        try:
+            __import__(name)
+        except Exception as exc:  # noqa: BLE001
+            preload_errors.append(f"{name}: {_describe(exc)}")
+    if preload_errors:
+        _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
+        os._exit(1)
+    devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
+    gc.collect()
+    # Objects that exist now are never collected; children then do not touch (and copy) the
+    # zygote's pages when their gc runs.
+    gc.freeze()
+    _send(sock, {"event": "zygote", "pid": os.getpid()})
+    while True:
+        job_r, job_w = os.pipe2(os.O_CLOEXEC)
+        result_r, result_w = os.pipe2(os.O_CLOEXEC)
+        output_r, output_w = os.pipe2(os.O_CLOEXEC)
+        creds_host, creds_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        creds_host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        pid = os.fork()
+        if pid == 0:
+            os.close(job_w)
+            os.close(result_r)
+            os.close(output_r)
+            creds_host.close()
+            fds = {
+                "devnull": devnull,
+                "job_r": job_r,
+                "result_w": result_w,
+                "output_w": output_w,
+            }
+            child_creds = creds_child.detach()
+            sock.detach()
+            os.close(CONTROL_FD)
+            _run_child(config, fprog, child_creds, fds)
+            os._exit(72)
+        os.close(job_r)
+        os.close(result_w)
+        os.close(output_w)
+        creds_child.close()
+        _send(sock, {"event": "ready", "pid": pid}, [job_w, result_r, output_r, creds_host.fileno()])
+        os.close(job_w)
+        os.close(result_r)
+        os.close(output_r)
+        creds_host.close()
+        _, status, usage = os.wait4(pid, 0)
+        report = {
+            "event": "exit",
+            "pid": pid,
+            "status": status,
+            "cpu_s": usage.ru_utime + usage.ru_stime,
+            "maxrss_kb": usage.ru_maxrss,
+        }
+        _send(sock, report)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        _zygote()
+    except BaseException:  # noqa: BLE001 -- the host sees the control socket close
+        os._exit(1)

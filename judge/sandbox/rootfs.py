@@ -1,0 +1,149 @@
+"""The sandbox's root filesystem: the interpreter, its stdlib and the four allowed libraries.
+
+Everything is bound read-only on top of bubblewrap's empty root. Nothing else of the host
+appears: not the project's virtualenv or source, not /etc, /home, /tmp, /work or the caller's
+working directory. Shared libraries are found with one ``ldd`` run over every ELF file we bind,
+and each is bound file by file at the path the dynamic loader looks for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.util
+import os
+import pathlib
+import subprocess  # noqa: S404 -- runs ldd on trusted files we are about to bind
+import sys
+import sysconfig
+
+from judge.sandbox.errors import SandboxUnavailable
+
+# The only third-party packages a verifier may import (plus the stdlib).
+ALLOWED_PACKAGES: tuple[str, ...] = ("numpy", "scipy", "sympy", "mpmath")
+
+# Where the allowed packages appear inside the sandbox (a synthetic site-packages).
+SANDBOX_SITE = "/judge/site"
+# Where the in-sandbox harness program appears.
+SANDBOX_HARNESS = "/judge/harness.py"
+HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "harness.py"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Bind:
+    source: str
+    dest: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RootFs:
+    """What to bind into the sandbox, and the interpreter path to run inside it."""
+
+    interpreter: str
+    binds: tuple[Bind, ...]
+    # Directories bound above that must look empty inside (e.g. the base site-packages).
+    hidden_dirs: tuple[str, ...]
+    site_dir: str = SANDBOX_SITE
+
+
+def _package_dirs(site_packages: pathlib.Path) -> list[pathlib.Path]:
+    """The allowed packages plus their vendored shared-library folders (numpy.libs, ...)."""
+    found: list[pathlib.Path] = []
+    for name in ALLOWED_PACKAGES:
+        package = site_packages / name
+        if not package.is_dir():
+            raise SandboxUnavailable(f"allowed package {name!r} is not installed in {site_packages}")
+        found.append(package)
+        libs = site_packages / f"{name}.libs"
+        if libs.is_dir():
+            found.append(libs)
+    return found
+
+
+def _find_site_packages() -> pathlib.Path:
+    spec = importlib.util.find_spec("numpy")
+    if spec is None or spec.origin is None:
+        raise SandboxUnavailable("numpy is not installed: the sandbox needs numpy, scipy, sympy, mpmath")
+    return pathlib.Path(spec.origin).resolve().parent.parent
+
+
+def _elf_files(roots: list[pathlib.Path]) -> list[str]:
+    files: list[str] = []
+    for root in roots:
+        if root.is_file():
+            files.append(str(root))
+            continue
+        for path in root.rglob("*.so*"):
+            if path.is_file() and not path.is_symlink():
+                files.append(str(path))
+    return files
+
+
+def _shared_libraries(elf_files: list[str]) -> set[str]:
+    """Absolute paths (as the loader resolves them) of every library the files need."""
+    needed: set[str] = set()
+    # ldd takes many files at once; chunk to stay below ARG_MAX.
+    for start in range(0, len(elf_files), 400):
+        chunk = elf_files[start : start + 400]
+        result = subprocess.run(  # noqa: S603
+            ["/usr/bin/ldd", *chunk],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+        )
+        for line in result.stdout.splitlines():
+            line = line.strip()
+            if "=>" in line:
+                target = line.split("=>", 1)[1].strip().split(" (", 1)[0].strip()
+            else:
+                target = line.split(" (", 1)[0].strip()
+            if target.startswith("/"):
+                needed.add(target)
+    return needed
+
+
+@functools.lru_cache(maxsize=1)
+def build_rootfs() -> RootFs:
+    """Compute the bind list once per process (one ldd run, ~1 s)."""
+    if not os.path.exists("/usr/bin/ldd"):
+        raise SandboxUnavailable("ldd is missing; cannot compute the sandbox's shared libraries")
+    interpreter = os.path.realpath(sys.executable)
+    base = pathlib.Path(sys.base_prefix).resolve()
+    stdlib = pathlib.Path(sysconfig.get_paths()["stdlib"]).resolve()
+    # Interpreter-specific stdlib of the base install (not the venv's).
+    if not (stdlib / "os.py").is_file():
+        raise SandboxUnavailable(f"the standard library was not found at {stdlib}")
+    site_packages = _find_site_packages()
+    packages = _package_dirs(site_packages)
+
+    binds: list[Bind] = [Bind(interpreter, interpreter), Bind(str(stdlib), str(stdlib))]
+    for package in packages:
+        binds.append(Bind(str(package), f"{SANDBOX_SITE}/{package.name}"))
+    if not HARNESS_SOURCE.is_file():
+        raise SandboxUnavailable(f"the harness {HARNESS_SOURCE} is missing")
+    binds.append(Bind(str(HARNESS_SOURCE), SANDBOX_HARNESS))
+
+    elf = _elf_files([pathlib.Path(interpreter), stdlib / "lib-dynload", *packages])
+    bound_dirs = [str(stdlib), *(str(p) for p in packages)]
+    for library in sorted(_shared_libraries(elf)):
+        real = os.path.realpath(library)
+        # Libraries inside an already bound folder (numpy.libs, ...) come with it.
+        if any(real.startswith(d + "/") for d in bound_dirs):
+            continue
+        binds.append(Bind(real, os.path.normpath(library)))
+        # Also bind the library where the loader's default search path finds it after
+        # symlinks (/lib -> /usr/lib on merged-/usr hosts).
+        if os.path.normpath(library) != real:
+            binds.append(Bind(real, real))
+
+    hidden = [str(stdlib / "site-packages")] if (stdlib / "site-packages").is_dir() else []
+    del base
+    # Deduplicate by destination, keep order.
+    seen: set[str] = set()
+    unique: list[Bind] = []
+    for bind in binds:
+        if bind.dest not in seen:
+            seen.add(bind.dest)
+            unique.append(bind)
+    return RootFs(interpreter=interpreter, binds=tuple(unique), hidden_dirs=tuple(hidden))

@@ -1,0 +1,102 @@
+"""Celery glue between the judge and the market: the only module of judge/ that knows Django.
+
+Tasks are acknowledged late and idempotent: a solution is claimed with a conditional update
+and a lease, its verdict record is written once, and a worker killed mid-verdict leaves a
+claim that expires, so the redelivered task judges it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+
+from market.services.solutions import claim_solution, record_verdict, release_solution
+
+logger = logging.getLogger(__name__)
+
+
+class JudgeUnavailable(Exception):
+    """The judge could not decide (JUDGE_ERROR): retried with backoff."""
+
+
+@shared_task(
+    name="judge.judge_python",
+    queue="judge-python",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(JudgeUnavailable,),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=8,
+)
+def judge_python_task(*, solution_id: int) -> str | None:
+    from judge.python import PythonJob, judge_python
+
+    version_lease = _lease_for(solution_id)
+    solution = claim_solution(solution_id=solution_id, lease=version_lease)
+    if solution is None:
+        return None
+    version = solution.verifier_version
+    verdict = judge_python(
+        PythonJob(
+            verifier_source=version.source,
+            solution=solution.text,
+            seed=None,
+            time_limit_s=version.time_limit_s,
+            memory_limit_mb=version.memory_limit_mb,
+        )
+    )
+    record_verdict(solution_id=solution_id, verdict=verdict)
+    if verdict.verdict.value == "JUDGE_ERROR":
+        raise JudgeUnavailable(verdict.detail)
+    return verdict.verdict.value
+
+
+@shared_task(
+    name="judge.judge_lean",
+    queue="judge-lean",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(JudgeUnavailable,),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    max_retries=8,
+)
+def judge_lean_task(*, solution_id: int) -> str | None:
+    from judge.lean import LeanJob, judge_lean, toolchain_status
+
+    status = toolchain_status()
+    if not status.available:
+        # Never a rejection: the solution waits, with the reason, for a server that has Lean.
+        release_solution(solution_id=solution_id, reason=f"Lean judging is unavailable: {status.reason}")
+        return None
+    solution = claim_solution(solution_id=solution_id, lease=_lease_for(solution_id))
+    if solution is None:
+        return None
+    version = solution.verifier_version
+    verdict = judge_lean(
+        LeanJob(
+            verifier_source=version.source,
+            solution=solution.text,
+            project=version.lean_project or "core",
+            time_limit_s=version.time_limit_s,
+            memory_limit_mb=version.memory_limit_mb,
+        )
+    )
+    record_verdict(solution_id=solution_id, verdict=verdict)
+    if verdict.verdict.value == "JUDGE_ERROR":
+        raise JudgeUnavailable(verdict.detail)
+    return verdict.verdict.value
+
+
+def _lease_for(solution_id: int) -> timedelta:
+    from market.models import Solution
+
+    limit = (
+        Solution.objects.filter(pk=solution_id)
+        .values_list("verifier_version__time_limit_s", flat=True)
+        .first()
+    )
+    return timedelta(seconds=float(limit or 60))

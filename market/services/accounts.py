@@ -1,0 +1,39 @@
+"""Users' money: DEMO grants and the sign-up bonus."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+
+from market.exceptions import InvalidOrder
+from market.models import AccountKind, LedgerTransaction
+from market.money import Currency
+from market.services.ledger import get_system_account, get_user_account, transfer
+
+
+def grant_demo_credits(
+    *, user: AbstractBaseUser, amount_minor: int, idempotency_key: str | None = None
+) -> LedgerTransaction:
+    """Mint ``amount_minor`` DEMO credits into the user's available account."""
+    if amount_minor <= 0:
+        raise InvalidOrder("a grant must be positive", fields={"amount_minor": ["must be > 0"]})
+    mint = get_system_account(currency=Currency.DEMO, kind=AccountKind.MINT)
+    available = get_user_account(
+        user_id=user.pk, currency=Currency.DEMO, kind=AccountKind.AVAILABLE
+    )
+    return transfer(
+        kind=LedgerTransaction.Kind.DEMO_GRANT,
+        currency=Currency.DEMO,
+        legs=[(mint, -amount_minor), (available, amount_minor)],
+        memo="DEMO credits",
+        idempotency_key=idempotency_key,
+    )
+
+
+def grant_signup_bonus(*, user: AbstractBaseUser) -> LedgerTransaction:
+    """The DEMO credits every new user receives, once."""
+    return grant_demo_credits(
+        user=user,
+        amount_minor=settings.DEMO_SIGNUP_GRANT_MINOR,
+        idempotency_key=f"signup-bonus-{user.pk}",
+    )

@@ -1,0 +1,130 @@
+"""Writes to the double-entry ledger.
+
+Every movement is one :class:`LedgerTransaction` whose postings sum to zero per currency.
+User accounts keep a running ``balance_minor`` updated under a row lock; system accounts do
+not (see :class:`market.models.Account`). PostgreSQL re-checks the zero sum at commit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from django.db import transaction
+from django.db.models import F
+
+from market.exceptions import CurrencyMismatch, InsufficientFunds
+from market.models import Account, AccountKind, LedgerTransaction, Posting
+from market.money import Currency
+
+Leg = tuple[Account, int]
+
+
+def get_user_account(*, user_id: int, currency: str, kind: AccountKind) -> Account:
+    account, _ = Account.objects.get_or_create(owner_id=user_id, currency=currency, kind=kind)
+    return account
+
+
+def get_system_account(*, currency: str, kind: AccountKind) -> Account:
+    account, _ = Account.objects.get_or_create(owner=None, currency=currency, kind=kind)
+    return account
+
+
+def lock_accounts(accounts: Iterable[Account]) -> dict[int, Account]:
+    """Lock the user accounts among ``accounts`` in ascending id order; return them fresh.
+
+    Every path that changes a user balance locks through here, always in id order, so two
+    transactions never wait on each other's accounts in a cycle. Must run inside an atomic block.
+    """
+    ids = sorted({a.pk for a in accounts if a.owner_id is not None})
+    locked = Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    return {a.pk: a for a in locked}
+
+
+def record_transaction(
+    *,
+    kind: LedgerTransaction.Kind,
+    currency: str,
+    legs: Sequence[Leg],
+    locked: dict[int, Account],
+    memo: str = "",
+    idempotency_key: str | None = None,
+) -> LedgerTransaction:
+    """Write one balanced transaction and apply it to the locked user balances.
+
+    Precondition: inside ``transaction.atomic`` with every user account of ``legs`` in
+    ``locked`` (from :func:`lock_accounts`). Refuses, before writing anything, a transaction
+    that does not balance, mixes currencies, or takes a user balance below zero
+    (debt accounts: above zero).
+    """
+    currency = Currency(currency)
+    merged: dict[int, int] = defaultdict(int)
+    accounts: dict[int, Account] = {}
+    for account, amount in legs:
+        if account.currency != currency:
+            raise CurrencyMismatch(f"a {account.currency} account cannot take {currency}")
+        merged[account.pk] += amount
+        accounts[account.pk] = account
+    postings = {pk: amount for pk, amount in merged.items() if amount != 0}
+    if sum(postings.values()) != 0:
+        raise ValueError(f"unbalanced ledger transaction: {dict(merged)}")
+    if not postings:
+        raise ValueError("a ledger transaction needs at least one non-zero posting")
+
+    for pk, amount in postings.items():
+        account = accounts[pk]
+        if account.owner_id is None:
+            continue
+        if pk not in locked:
+            raise RuntimeError(f"account {pk} was not locked before posting")
+        new_balance = locked[pk].balance_minor + amount
+        if account.kind == AccountKind.DEBT:
+            if new_balance > 0:
+                raise ValueError("a debt account cannot go above zero")
+        elif new_balance < 0:
+            raise InsufficientFunds(
+                f"not enough {currency} {account.kind} funds: "
+                f"{locked[pk].balance_minor} available, {-amount} needed"
+            )
+
+    txn = LedgerTransaction.objects.create(
+        kind=kind, currency=currency, memo=memo[:200], idempotency_key=idempotency_key
+    )
+    Posting.objects.bulk_create(
+        Posting(transaction=txn, account_id=pk, currency=currency, amount_minor=amount)
+        for pk, amount in sorted(postings.items())
+    )
+    for pk, amount in sorted(postings.items()):
+        if accounts[pk].owner_id is None:
+            continue
+        Account.objects.filter(pk=pk).update(balance_minor=F("balance_minor") + amount)
+        locked[pk].balance_minor += amount
+    return txn
+
+
+def transfer(
+    *,
+    kind: LedgerTransaction.Kind,
+    currency: str,
+    legs: Sequence[Leg],
+    memo: str = "",
+    idempotency_key: str | None = None,
+) -> LedgerTransaction:
+    """Lock the accounts of ``legs`` and record one transaction, atomically.
+
+    With an ``idempotency_key`` already used, returns the first transaction and moves nothing.
+    """
+    with transaction.atomic():
+        if idempotency_key is not None:
+            existing = LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return existing
+        locked = lock_accounts(account for account, _ in legs)
+        return record_transaction(
+            kind=kind,
+            currency=currency,
+            legs=legs,
+            locked=locked,
+            memo=memo,
+            idempotency_key=idempotency_key,
+        )

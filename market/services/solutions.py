@@ -1,0 +1,134 @@
+"""Submitting solutions and recording the judge's verdicts on them."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from judge.verdict import Outcome, Verdict, check_solution_bytes
+from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
+from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
+from verifiers.models import Language, VerifierVersion
+
+# How long a worker may hold a claimed solution before another worker may take it over
+# (a worker killed mid-verdict): the verifier's budget plus this margin.
+CLAIM_MARGIN = timedelta(seconds=120)
+
+
+def submit_solution(
+    *, solver: AbstractBaseUser, verifier_version: VerifierVersion, text: str | bytes
+) -> Solution:
+    """Store a solution to a published verifier version and queue it for judging.
+
+    Submitting the same text to the same version again returns the first solution.
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    decoded = check_solution_bytes(data)
+    if isinstance(decoded, Verdict):
+        raise InvalidSolution(decoded.detail, fields={"text": [decoded.detail]})
+    problem = verifier_version.verifier.problem
+    if problem.status != ProblemStatus.PUBLISHED:
+        raise NotTradable(f"this problem is {problem.status}; it takes no solutions")
+    if not verifier_version.is_active:
+        raise SubmissionsClosed("this verifier version is retired or superseded")
+    sha256 = hashlib.sha256(data).hexdigest()
+    try:
+        with transaction.atomic():
+            solution, created = Solution.objects.get_or_create(
+                solver_id=solver.pk,
+                verifier_version=verifier_version,
+                sha256=sha256,
+                defaults={"problem": problem, "text": decoded, "size_bytes": len(data)},
+            )
+            if created:
+                transaction.on_commit(lambda: enqueue_judging(solution_id=solution.pk))
+    except IntegrityError:
+        solution = Solution.objects.get(
+            solver_id=solver.pk, verifier_version=verifier_version, sha256=sha256
+        )
+    return solution
+
+
+def enqueue_judging(*, solution_id: int) -> None:
+    """Send a solution to the judge queue of its verifier's language."""
+    from judge.tasks import judge_lean_task, judge_python_task
+
+    language = (
+        Solution.objects.filter(pk=solution_id)
+        .values_list("verifier_version__language", flat=True)
+        .first()
+    )
+    task = judge_lean_task if language == Language.LEAN else judge_python_task
+    task.apply_async(kwargs={"solution_id": solution_id})
+
+
+def claim_solution(*, solution_id: int, lease: timedelta) -> Solution | None:
+    """Mark a solution RUNNING for this worker, or return None if it is not ours to judge.
+
+    A PENDING solution, or a RUNNING one whose claim expired (its worker died), can be claimed.
+    """
+    now = timezone.now()
+    claimed = (
+        Solution.objects.filter(pk=solution_id)
+        .filter(
+            Q(status=SolutionStatus.PENDING)
+            | Q(status=SolutionStatus.RUNNING, claimed_until__lt=now)
+        )
+        .update(
+            status=SolutionStatus.RUNNING,
+            claimed_until=now + lease + CLAIM_MARGIN,
+            judge_attempts=F("judge_attempts") + 1,
+        )
+    )
+    if not claimed:
+        return None
+    return Solution.objects.select_related("verifier_version").get(pk=solution_id)
+
+
+def release_solution(*, solution_id: int, reason: str) -> None:
+    """Put a claimed solution back to PENDING with a reason the pages and API show."""
+    Solution.objects.filter(pk=solution_id).exclude(
+        status__in=[SolutionStatus.ACCEPTED, SolutionStatus.REJECTED]
+    ).update(status=SolutionStatus.PENDING, pending_reason=reason[:300], claimed_until=None)
+
+
+def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
+    """Write the verdict record of a solution once; a second call changes nothing.
+
+    A JUDGE_ERROR is not a verdict: the solution goes back to PENDING with the reason.
+    """
+    if verdict.verdict is Outcome.JUDGE_ERROR:
+        release_solution(solution_id=solution_id, reason=f"judge unavailable: {verdict.detail}")
+        return Solution.objects.get(pk=solution_id)
+    with transaction.atomic():
+        solution = Solution.objects.select_for_update().get(pk=solution_id)
+        if VerdictRecord.objects.filter(solution=solution).exists():
+            return solution
+        VerdictRecord.objects.create(
+            solution=solution,
+            verdict=verdict.verdict.value,
+            reason=verdict.reason.value if verdict.reason else "",
+            detail=verdict.detail[:2000],
+            seed=verdict.seed,
+            wall_time_s=verdict.wall_time_s,
+            cpu_time_s=verdict.cpu_time_s,
+            max_memory_mb=verdict.max_memory_mb,
+            axioms=list(verdict.axioms) if verdict.axioms is not None else None,
+            build_time_s=verdict.build_time_s,
+            kernel_time_s=verdict.kernel_time_s,
+            judge_version=verdict.judge_version,
+        )
+        solution.status = (
+            SolutionStatus.ACCEPTED if verdict.is_accepted else SolutionStatus.REJECTED
+        )
+        solution.pending_reason = ""
+        solution.claimed_until = None
+        solution.judged_at = timezone.now()
+        solution.save(update_fields=["status", "pending_reason", "claimed_until", "judged_at"])
+    return solution
+

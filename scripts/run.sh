@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make run`: migrate, load the demo problems, start a Celery worker (with beat for the
+# practice bot) and the web server on 127.0.0.1:8000. Ctrl-C stops all of it.
+# Embedded default: SQLite and kombu's filesystem broker; DATABASE_URL / REDIS_URL override.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+mkdir -p var/broker/out var/broker/processed
+
+$PY manage.py migrate --noinput
+$PY manage.py load_demo
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  echo "Stopping..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup INT TERM EXIT
+
+.venv/bin/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
+  --queues=default,judge-python,judge-lean --schedule=var/celerybeat-schedule &
+pids+=($!)
+$PY manage.py runserver 127.0.0.1:8000 --noreload &
+pids+=($!)
+echo "FormalMarket is at http://127.0.0.1:8000 (Ctrl-C to stop)"
+wait -n "${pids[@]}"
