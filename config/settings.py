@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "market",
+    "market.api",
+    "market.payments",
     "verifiers",
 ]
 

@@ -1,6 +1,9 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("market.api.urls")),
+    path("payments/", include("market.payments.urls")),
+    path("", include("market.urls")),
 ]
