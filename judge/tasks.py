@@ -70,7 +70,9 @@ def judge_lean_task(*, solution_id: int) -> str | None:
     status = toolchain_status()
     if not status.available:
         # Never a rejection: the solution waits, with the reason, for a server that has Lean.
-        release_solution(solution_id=solution_id, reason=f"Lean judging is unavailable: {status.reason}")
+        release_solution(
+            solution_id=solution_id, reason=f"Lean judging is unavailable: {status.reason}"
+        )
         return None
     solution = claim_solution(solution_id=solution_id, lease=_lease_for(solution_id))
     if solution is None:

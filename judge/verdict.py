@@ -110,6 +110,4 @@ def check_solution_bytes(data: bytes) -> str | Verdict:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return rejected(
-            Reason.INVALID_SOLUTION, f"solution is not valid UTF-8 (byte {exc.start})"
-        )
+        return rejected(Reason.INVALID_SOLUTION, f"solution is not valid UTF-8 (byte {exc.start})")

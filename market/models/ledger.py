@@ -121,9 +121,7 @@ class Posting(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(amount_minor=0), name="posting_amount_nonzero"
-            ),
+            models.CheckConstraint(condition=~Q(amount_minor=0), name="posting_amount_nonzero"),
         ]
         indexes = [models.Index(fields=["account", "id"], name="posting_account_id")]
 

@@ -41,7 +41,8 @@ class Order(models.Model):
     solution = models.ForeignKey(
         Solution, null=True, blank=True, on_delete=models.PROTECT, related_name="asks"
     )
-    client_order_id = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "": many orders have none, and the unique constraint skips NULLs.
+    client_order_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

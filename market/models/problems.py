@@ -126,7 +126,8 @@ class VerdictRecord(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(verdict="ACCEPTED", reason="") | (Q(verdict="REJECTED") & ~Q(reason="")),
+                condition=Q(verdict="ACCEPTED", reason="")
+                | (Q(verdict="REJECTED") & ~Q(reason="")),
                 name="verdict_reason_iff_rejected",
             ),
         ]

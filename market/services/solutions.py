@@ -131,4 +131,3 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         solution.judged_at = timezone.now()
         solution.save(update_fields=["status", "pending_reason", "claimed_until", "judged_at"])
     return solution
-
