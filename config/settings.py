@@ -114,6 +114,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# The practice bot re-places its standing bid on each demo problem after a fill.
+CELERY_BEAT_SCHEDULE["practice-bot-bids"] = {
+    "task": "market.refresh_practice_bids",
+    "schedule": env.float("PRACTICE_BOT_REFRESH_S", default=10.0),
+    "options": {"queue": "default", "expires": 30},
+}
 
 # --- The market -----------------------------------------------------------------------------
 MARKET_FEE_BPS = env.int("MARKET_FEE_BPS", default=500)  # 5 % of each trade to the platform

@@ -1,10 +1,19 @@
-"""Load the demo problems (idempotent). Placeholder until the demo set lands."""
+"""Load the demo problems, the practice bot, its DEMO funds and its standing bids (idempotent)."""
 
 from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Load the demo problems and the practice bot (idempotent)."
+    help = "Load the demo problems and the practice bot (idempotent: a second run changes nothing)."
 
     def handle(self, *args: object, **options: object) -> None:
-        self.stdout.write("No demo problems yet.")
+        from market.services.bot import refresh_practice_bids
+        from verifiers.demo.loader import load_demo_problems
+
+        report = load_demo_problems()
+        bids = refresh_practice_bids()
+        self.stdout.write(
+            f"Demo problems: {report.problems_created} created, "
+            f"{report.versions_published} verifier versions published, "
+            f"{report.unchanged} unchanged; practice bot bidding on {bids} problems."
+        )
