@@ -89,3 +89,27 @@ class VerifierVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.verifier} v{self.number}"
+
+
+class DryRun(models.Model):
+    """One judging of a verifier's draft against its author's reference and wrong samples.
+
+    ``fingerprint`` identifies the exact draft judged (source, budget, project, samples):
+    publishing needs a passing dry run whose fingerprint equals the current draft's.
+    ``results`` holds one entry per sample: kind ("reference" or "wrong"), index, expected,
+    verdict, reason, detail, wall_time_s, is_ok.
+    """
+
+    verifier = models.ForeignKey(Verifier, on_delete=models.CASCADE, related_name="dry_runs")
+    fingerprint = models.CharField(max_length=64)
+    is_passed = models.BooleanField()
+    summary = models.CharField(max_length=500)
+    static_errors = models.JSONField(default=list, blank=True)
+    results = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["verifier", "-id"], name="dryrun_verifier_recent")]
+
+    def __str__(self) -> str:
+        return f"dry run {self.pk} of {self.verifier_id}: {'pass' if self.is_passed else 'fail'}"

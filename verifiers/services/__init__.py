@@ -1,0 +1,1 @@
+"""Writes of the verifiers app (the publishing workflow)."""

@@ -1,0 +1,131 @@
+"""The one seam between the publishing workflow and the judge.
+
+The dry run and the publish checks call only :func:`judge_draft` and :func:`check_draft`; they
+import the judge lazily so that this module loads (and says clearly what is missing) even on a
+server where a judge backend is not installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from judge.verdict import Verdict, judge_error
+from verifiers.models import Language
+
+# A Lean verifier's solution format is its Spec: the declaration line(s) naming it.
+_LEAN_SPEC = re.compile(
+    r"^[ \t]*(?:@\[[^\]]*\][ \t]*)?(?:noncomputable[ \t]+)?(?:abbrev|def|structure|inductive)"
+    r"[ \t]+Spec\b.*$",
+    re.M,
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Draft:
+    """What is judged: a verifier's source and budget, frozen."""
+
+    language: str
+    source: str
+    time_limit_s: float
+    memory_limit_mb: int
+    lean_project: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StaticResult:
+    is_ok: bool
+    errors: tuple[str, ...]
+    solution_format: str
+    allowed_axioms: tuple[str, ...]
+
+
+def lean_toolchain_status() -> tuple[bool, str]:
+    """(available, reason) of the Lean toolchain on this server; never raises."""
+    try:
+        from judge.lean import toolchain_status
+    except ImportError as exc:
+        return False, f"the Lean judge is not installed on this server ({exc})"
+    try:
+        status = toolchain_status()
+    except Exception as exc:  # the probe itself failing means "not available", with why
+        return False, f"the Lean toolchain probe failed: {exc}"
+    available = getattr(status, "available", None)
+    if available is None:  # a plain (available, reason, versions) tuple
+        available, reason = bool(status[0]), str(status[1])
+    else:
+        reason = str(getattr(status, "reason", ""))
+    return bool(available), reason
+
+
+def judge_draft(*, draft: Draft, solution: str, seed: int | None = None) -> Verdict:
+    """Judge one solution against a draft with the real judge of its language."""
+    if draft.language == Language.PYTHON:
+        try:
+            from judge.python import PythonJob, judge_python
+        except ImportError as exc:
+            return judge_error(f"the Python judge is not installed on this server ({exc})")
+        return judge_python(
+            PythonJob(
+                verifier_source=draft.source,
+                solution=solution,
+                seed=seed,
+                time_limit_s=draft.time_limit_s,
+                memory_limit_mb=draft.memory_limit_mb,
+            )
+        )
+    available, reason = lean_toolchain_status()
+    if not available:
+        return judge_error(f"Lean judging is unavailable on this server: {reason}")
+    from judge.lean import LeanJob, judge_lean
+
+    return judge_lean(
+        LeanJob(
+            verifier_source=draft.source,
+            solution=solution,
+            project=draft.lean_project or "core",
+            time_limit_s=draft.time_limit_s,
+            memory_limit_mb=draft.memory_limit_mb,
+        )
+    )
+
+
+def check_draft(*, draft: Draft) -> StaticResult:
+    """The judge's static checks on a draft (Python: imports, verify, docstring; Lean: allow
+    line, Spec), plus what publishing records: the solution format and allowed axioms."""
+    if draft.language == Language.PYTHON:
+        try:
+            from judge.python import static_check as python_static_check
+        except ImportError as exc:
+            return StaticResult(False, (f"the Python static check is unavailable ({exc})",), "", ())
+        report = python_static_check(draft.source)
+        errors = tuple(str(e) for e in getattr(report, "errors", ()) or ())
+        docstring = str(getattr(report, "docstring", "") or "")
+        return StaticResult(bool(report.ok) and not errors, errors, docstring.strip(), ())
+
+    errors_list: list[str] = []
+    try:
+        from judge.lean.allow import parse_allow_line
+
+        allow = parse_allow_line(draft.source)
+        errors_list.extend(allow.errors)
+        widened: tuple[str, ...] = allow.widened
+    except ImportError as exc:
+        errors_list.append(f"the Lean allow-line check is unavailable ({exc})")
+        widened = ()
+    try:
+        from judge.lean import static_check as lean_static_check
+    except ImportError as exc:
+        errors_list.append(f"the Lean static check is unavailable ({exc})")
+    else:
+        report = lean_static_check(draft.source, draft.lean_project or "core")
+        for error in getattr(report, "errors", ()) or ():
+            if str(error) not in errors_list:
+                errors_list.append(str(error))
+        if not getattr(report, "ok", True) and not errors_list:
+            errors_list.append("the Lean static check refused this verifier")
+    spec_lines = _LEAN_SPEC.findall(draft.source)
+    if not spec_lines:
+        errors_list.append("no root-level `Spec` is defined (abbrev/def/structure Spec ...)")
+    solution_format = "\n".join(line.strip() for line in spec_lines)
+    return StaticResult(not errors_list, tuple(errors_list), solution_format, widened)
