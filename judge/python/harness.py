@@ -38,6 +38,7 @@ CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SITE = "/judge/site"
 JOB_FD = 3
 RESULT_FD = 1023  # a high number: "write to fds 3..20" style attacks miss it
+CREDS_FD = 1022
 ALLOWED_THIRD_PARTY = frozenset({"numpy", "scipy", "sympy", "mpmath"})
 PRELOAD = (
     "numpy",
@@ -63,8 +64,9 @@ _DENIED_TOP = frozenset({"idlelib", "tkinter", "turtle", "turtledemo", "ensurepi
 
 def _import_allowed(name: str) -> bool:
     top = name.partition(".")[0]
-    # Private C modules of allowed packages are imported by absolute name (e.g. "_cffi..." no).
-    return (top in _ALLOWED_TOP and top not in _DENIED_TOP) or top.startswith("_") and top in sys.modules
+    if top.startswith("_sysconfigdata_"):  # stdlib's build data, imported by sysconfig
+        return True
+    return top in _ALLOWED_TOP and top not in _DENIED_TOP
 
 
 # --- injection guard (second layer, armed once the verifier module is loaded) ---
@@ -181,6 +183,13 @@ def _describe(exc: BaseException) -> str:
     return _short(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
 
 
+def _type_name(value: object) -> str:
+    kind = type(value)
+    module = getattr(kind, "__module__", "")
+    name = getattr(kind, "__qualname__", kind.__name__)
+    return name if module == "builtins" else f"{module}.{name}"
+
+
 def _read_job() -> dict[str, object]:
     chunks = []
     while True:
@@ -197,16 +206,14 @@ def _run_child(config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds:
     """Never returns."""
     try:
         os.setsid()
-        # Tell the host who we are: the kernel attaches our pid, translated into the host's
-        # pid namespace, to this message (SO_PASSCRED is set on the other end).
-        os.write(creds_fd, b"c")
         os.dup2(fds["devnull"], 0)
         os.dup2(fds["output_w"], 1)
         os.dup2(fds["output_w"], 2)
         os.dup2(fds["job_r"], JOB_FD)
         os.dup2(fds["result_w"], RESULT_FD)
+        os.dup2(creds_fd, CREDS_FD)
         os.set_inheritable(RESULT_FD, False)
-        os.closerange(4, RESULT_FD)
+        os.closerange(4, CREDS_FD)
         os.closerange(RESULT_FD + 1, 65536)
         cpu_s = int(config["max_cpu_s"])  # type: ignore[call-overload]
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
@@ -228,6 +235,11 @@ def _run_child(config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds:
             != 0
         ):
             raise OSError(ctypes.get_errno(), "seccomp")
+        # Setup is complete: tell the host who we are. The kernel attaches our pid, translated
+        # into the host's pid namespace, to this message (SO_PASSCRED is set on the other end).
+        # Only now may the host set our CPU limit and move us into the job's cgroup.
+        os.write(CREDS_FD, b"c")
+        os.close(CREDS_FD)
     except BaseException as exc:  # noqa: BLE001 -- setup failure: the host sees exit code 70
         try:
             os.write(2, f"sandbox setup failed: {exc!r}\n".encode())
@@ -269,7 +281,7 @@ def _judge(job: dict[str, object]) -> None:
             result = verify(solution, rng)
             _armed = False
             # Only the object True accepts: never bool(), ==, or str() of what came back.
-            payload = b"A" if result is True else b"R" + type(result).__name__.encode()[:100]
+            payload = b"A" if result is True else b"R" + _type_name(result).encode()[:100]
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included

@@ -74,7 +74,8 @@ def _elf_files(roots: list[pathlib.Path]) -> list[str]:
             files.append(str(root))
             continue
         for path in root.rglob("*.so*"):
-            if path.is_file() and not path.is_symlink():
+            # Tk's extension would pull in X11; tkinter is refused by the import allowlist.
+            if path.is_file() and not path.is_symlink() and not path.name.startswith("_tkinter"):
                 files.append(str(path))
     return files
 
@@ -94,6 +95,8 @@ def _shared_libraries(elf_files: list[str]) -> set[str]:
         )
         for line in result.stdout.splitlines():
             line = line.strip()
+            if line.endswith(":") or "not a dynamic" in line:
+                continue  # a per-file header of multi-file ldd output
             if "=>" in line:
                 target = line.split("=>", 1)[1].strip().split(" (", 1)[0].strip()
             else:

@@ -1,0 +1,294 @@
+"""Turn a PythonJob into a Verdict with a pool of warm, sandboxed zygotes."""
+
+from __future__ import annotations
+
+import atexit
+import concurrent.futures
+import math
+import os
+import queue
+import secrets
+import signal
+import threading
+import time
+
+from judge.python import limits
+from judge.python.job import PythonJob
+from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.zygote import (
+    OUTPUT_CAP_BYTES,
+    RECYCLE_AFTER_JOBS,
+    SandboxRequest,
+    SandboxResult,
+    Zygote,
+)
+from judge.verdict import (
+    MAX_SOLUTION_BYTES,
+    Reason,
+    Verdict,
+    accepted,
+    check_solution_bytes,
+    judge_error,
+    rejected,
+)
+
+MAX_SEED = 2**63 - 1
+MAX_VERIFIER_BYTES = 1 << 20
+_MB = 1024 * 1024
+
+
+def _decode_solution(solution: bytes | str) -> str | Verdict:
+    if isinstance(solution, str):
+        try:
+            data = solution.encode("utf-8")
+        except UnicodeEncodeError:
+            return rejected(Reason.INVALID_SOLUTION, "solution is not valid UTF-8 (lone surrogate)")
+        if len(data) > MAX_SOLUTION_BYTES:
+            return rejected(
+                Reason.INVALID_SOLUTION,
+                f"solution is {len(data)} bytes; the limit is {MAX_SOLUTION_BYTES} bytes",
+            )
+        return solution
+    if isinstance(solution, bytes | bytearray | memoryview):
+        return check_solution_bytes(bytes(solution))
+    return rejected(Reason.INVALID_SOLUTION, "solution must be text or bytes")
+
+
+def _returned(type_name: str) -> str:
+    if type_name == "bool":
+        return "verify returned False"
+    if type_name == "NoneType":
+        return "verify returned None"
+    return f"verify returned a {type_name}, not True"
+
+
+def to_verdict(
+    result: SandboxResult, *, seed: int, time_limit_s: float, memory_limit_mb: int
+) -> Verdict:
+    """Decide a verdict from what the sandbox observed. Only a lone 'A' frame + exit 0 accepts."""
+    common: dict[str, object] = {
+        "seed": seed,
+        "wall_time_s": round(result.wall_time_s, 6),
+        "cpu_time_s": round(result.cpu_time_s, 6) if result.cpu_time_s is not None else None,
+        "max_memory_mb": (
+            round(result.peak_memory_bytes / _MB, 3) if result.peak_memory_bytes is not None else None
+        ),
+    }
+    if result.timed_out:
+        return rejected(
+            Reason.TIME_LIMIT, f"time limit of {time_limit_s:g} s exceeded (wall clock)", **common
+        )
+    if result.oom_killed:
+        return rejected(
+            Reason.MEMORY_LIMIT, f"memory limit of {memory_limit_mb} MB exceeded", **common
+        )
+    if result.output_exceeded:
+        return rejected(
+            Reason.RUNTIME_ERROR,
+            f"the verifier printed more than {OUTPUT_CAP_BYTES // _MB} MiB and was stopped",
+            **common,
+        )
+    status = result.exit_status
+    if status is None:
+        return judge_error("the sandbox did not report how the verifier ended", **common)
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        cpu = result.cpu_time_s or 0.0
+        if number == signal.SIGXCPU or (
+            number == signal.SIGKILL and cpu >= max(1, math.ceil(time_limit_s)) + 1 - 0.05
+        ):
+            return rejected(Reason.TIME_LIMIT, "CPU time limit exceeded", **common)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return rejected(Reason.RUNTIME_ERROR, f"the verifier process died ({name})", **common)
+    code = os.WEXITSTATUS(status)
+    if code in (70, 71, 72):
+        head = result.output_head.decode("utf-8", "replace").strip()[:200]
+        return judge_error(f"the sandbox could not set up the verdict process ({code}: {head})", **common)
+    frames = result.frames
+    if code != 0:
+        return rejected(
+            Reason.RUNTIME_ERROR, f"the verifier process exited with status {code}", **common
+        )
+    if frames is None or len(frames) > 1:
+        return rejected(
+            Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
+        )
+    if not frames:
+        return rejected(
+            Reason.RUNTIME_ERROR, "the verifier process exited before verify returned", **common
+        )
+    frame = frames[0]
+    if frame == b"A":
+        return accepted("verify returned True", **common)
+    kind, body = frame[:1], frame[1:].decode("utf-8", "replace")
+    if kind == b"R":
+        return rejected(Reason.WRONG_ANSWER, _returned(body), **common)
+    if kind == b"M":
+        return rejected(Reason.MEMORY_LIMIT, f"MemoryError (limit {memory_limit_mb} MB)", **common)
+    if kind == b"E":
+        return rejected(Reason.RUNTIME_ERROR, body[:400] or "exception", **common)
+    return rejected(Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common)
+
+
+class PythonJudge:
+    """A thread-safe pool of warm zygotes. Each verdict borrows one zygote."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self.size = size or limits.pool_size()
+        self._idle: queue.LifoQueue[Zygote] = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(self.size)
+        self._lock = threading.Lock()
+        self._all: list[Zygote] = []
+        self._pid = os.getpid()
+        # bwrap --die-with-parent is tied to the *thread* that started it: start zygotes from
+        # one long-lived thread so that a caller's short-lived thread cannot take them down.
+        self._spawner = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="judge-zygote-spawner"
+        )
+
+    def _new_zygote(self) -> Zygote:
+        max_cpu_s = math.ceil(limits.max_time_s()) + 1
+        future = self._spawner.submit(Zygote, max_cpu_s=max_cpu_s)
+        zygote = future.result()
+        with self._lock:
+            self._all.append(zygote)
+        return zygote
+
+    def _discard(self, zygote: Zygote) -> None:
+        with self._lock:
+            if zygote in self._all:
+                self._all.remove(zygote)
+        zygote.close()
+
+    def warm_up(self) -> None:
+        """Start every zygote now (a worker calls this at startup)."""
+        zygotes = []
+        for _ in range(self.size):
+            self._slots.acquire()
+            try:
+                zygotes.append(self._idle.get_nowait())
+            except queue.Empty:
+                zygotes.append(self._new_zygote())
+        for zygote in zygotes:
+            zygote.prepare()
+            self._idle.put(zygote)
+            self._slots.release()
+
+    def judge(self, job: PythonJob) -> Verdict:
+        """Never raises for bad input; JUDGE_ERROR when the sandbox is unavailable."""
+        started = time.monotonic()
+        try:
+            request_or_verdict = self._request(job)
+        except Exception as exc:  # noqa: BLE001 -- the contract: never raise for bad input
+            return judge_error(f"bad job: {type(exc).__name__}")
+        if isinstance(request_or_verdict, Verdict):
+            return request_or_verdict
+        request = request_or_verdict
+        if os.getpid() != self._pid:
+            return judge_error("the judge pool was inherited across fork(); create a new one")
+        self._slots.acquire()
+        zygote: Zygote | None = None
+        try:
+            try:
+                zygote = self._idle.get_nowait()
+            except queue.Empty:
+                zygote = self._new_zygote()
+            result = zygote.run(request)
+        except SandboxUnavailable as exc:
+            if zygote is not None:
+                self._discard(zygote)
+                zygote = None
+            return judge_error(
+                f"sandbox unavailable: {exc}",
+                seed=request.seed,
+                wall_time_s=round(time.monotonic() - started, 6),
+            )
+        except Exception as exc:  # noqa: BLE001 -- a bug of ours: JUDGE_ERROR, fresh zygote
+            if zygote is not None:
+                self._discard(zygote)
+                zygote = None
+            return judge_error(f"judge failure: {type(exc).__name__}: {exc}"[:300], seed=request.seed)
+        finally:
+            if zygote is not None:
+                if zygote.jobs_done >= RECYCLE_AFTER_JOBS or not zygote.is_alive():
+                    self._discard(zygote)
+                else:
+                    self._idle.put(zygote)
+            self._slots.release()
+        return to_verdict(
+            result,
+            seed=request.seed,
+            time_limit_s=request.time_limit_s,
+            memory_limit_mb=request.memory_limit_mb,
+        )
+
+    @staticmethod
+    def _request(job: PythonJob) -> SandboxRequest | Verdict:
+        seed = job.seed
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            return judge_error(f"seed must be an integer in [0, {MAX_SEED}]")
+        solution = _decode_solution(job.solution)
+        if isinstance(solution, Verdict):
+            return Verdict(
+                solution.verdict, solution.reason, solution.detail, seed=seed, wall_time_s=0.0
+            )
+        source = job.verifier_source
+        if not isinstance(source, str):
+            return rejected(Reason.RUNTIME_ERROR, "the verifier source is not text", seed=seed)
+        if len(source.encode("utf-8", "surrogatepass")) > MAX_VERIFIER_BYTES:
+            return rejected(Reason.RUNTIME_ERROR, "the verifier source is over 1 MiB", seed=seed)
+        time_s = float(job.time_limit_s)
+        if not math.isfinite(time_s):
+            time_s = limits.max_time_s()
+        time_s, memory_mb = limits.clamp(time_s, int(job.memory_limit_mb))
+        return SandboxRequest(
+            verifier_source=source,
+            solution=solution,
+            seed=seed,
+            time_limit_s=time_s,
+            memory_limit_mb=memory_mb,
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            zygotes = list(self._all)
+            self._all.clear()
+        if os.getpid() == self._pid:
+            for zygote in zygotes:
+                zygote.close()
+            self._spawner.shutdown(wait=False)
+
+
+_default: PythonJudge | None = None
+_default_lock = threading.Lock()
+
+
+def default_judge() -> PythonJudge:
+    """The process-wide pool, created lazily (and again in a forked child)."""
+    global _default
+    with _default_lock:
+        if _default is None or _default._pid != os.getpid():
+            _default = PythonJudge()
+        return _default
+
+
+def judge_python(job: PythonJob) -> Verdict:
+    """Judge one Python solution in the sandbox; never raises for bad input."""
+    try:
+        judge = default_judge()
+    except Exception as exc:  # noqa: BLE001
+        return judge_error(f"judge failure: {type(exc).__name__}")
+    return judge.judge(job)
+
+
+def _close_default() -> None:
+    if _default is not None:
+        _default.close()
+
+
+atexit.register(_close_default)

@@ -1,0 +1,495 @@
+"""Host side of one sandboxed zygote: start it, hand it jobs, enforce the limits it cannot.
+
+The zygote (``judge/python/harness.py``) runs inside bubblewrap and keeps one verdict child
+forked ahead of time. Per verdict the host: learns the child's host pid (SO_PASSCRED),
+pins it with a pidfd, moves it into the zygote's cgroup slot, sets the memory/pids limits and
+the CPU rlimit, writes the job straight into the child's job pipe (the zygote never sees job
+data), then watches the result pipe, the capped output pipe, the zygote's exit report and the
+wall clock, killing the child on a timeout or an output flood.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import resource
+import selectors
+import signal
+import socket
+import struct
+import subprocess  # noqa: S404 -- starts bubblewrap with an argv we build
+import threading
+import time
+from typing import Any
+
+from judge.sandbox import seccomp
+from judge.sandbox.bwrap import build_argv
+from judge.sandbox.cgroup import CgroupSlot, create_slot
+from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.rootfs import build_rootfs
+
+OUTPUT_CAP_BYTES = 1 << 20  # stdout+stderr of a verdict; above this the child is killed
+RESULT_CAP_BYTES = 1 << 16
+MAX_PIDS = 16  # threads included; fork is refused by seccomp anyway
+ZYGOTE_START_TIMEOUT_S = 60.0
+KILL_GRACE_S = 5.0
+RECYCLE_AFTER_JOBS = 500  # fresh zygote now and then: heap growth, shared ASLR layout
+
+_counter_lock = threading.Lock()
+_counter = 0
+
+
+def _next_name() -> str:
+    global _counter
+    with _counter_lock:
+        _counter += 1
+        return f"fmjudge-{os.getpid()}-{_counter}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SandboxRequest:
+    verifier_source: str
+    solution: str
+    seed: int
+    time_limit_s: float
+    memory_limit_mb: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SandboxResult:
+    """What happened to one verdict child; the Python judge turns it into a Verdict."""
+
+    frames: tuple[bytes, ...] | None  # None: the result channel was malformed
+    exit_status: int | None  # os.wait status; None if the zygote never reported
+    timed_out: bool
+    output_exceeded: bool
+    oom_killed: bool
+    wall_time_s: float
+    cpu_time_s: float | None
+    peak_memory_bytes: int | None
+    output_head: bytes
+
+
+@dataclasses.dataclass(slots=True)
+class _Child:
+    ns_pid: int
+    host_pid: int
+    pidfd: int
+    job_w: int
+    result_r: int
+    output_r: int
+
+    def close(self) -> None:
+        for fd in (self.pidfd, self.job_w, self.result_r, self.output_r):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _ns_pid_of(host_pid: int) -> int | None:
+    try:
+        with open(f"/proc/{host_pid}/status") as handle:
+            for line in handle:
+                if line.startswith("NSpid:"):
+                    return int(line.split()[-1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _vm_data_bytes(host_pid: int) -> int | None:
+    try:
+        with open(f"/proc/{host_pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def parse_frames(data: bytes) -> tuple[bytes, ...] | None:
+    """Split the result channel into frames; None if it is not a clean sequence of frames."""
+    frames: list[bytes] = []
+    offset = 0
+    while offset < len(data):
+        if offset + 4 > len(data):
+            return None
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        offset += 4
+        if length > len(data) - offset:
+            return None
+        frames.append(data[offset : offset + length])
+        offset += length
+    return tuple(frames)
+
+
+class Zygote:
+    """One sandboxed zygote and its cgroup slot. Not thread-safe: one verdict at a time."""
+
+    def __init__(self, *, max_cpu_s: int, use_cgroup: bool = True) -> None:
+        self.max_cpu_s = max_cpu_s
+        self.jobs_done = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._sock: socket.socket | None = None
+        self._pending: list[tuple[dict[str, Any], list[int]]] = []
+        self._child: _Child | None = None
+        self._cgroup: CgroupSlot | None = create_slot(_next_name()) if use_cgroup else None
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def cgroup_kind(self) -> str | None:
+        return self._cgroup.kind if self._cgroup else None
+
+    @property
+    def host_pids(self) -> list[int]:
+        """Host pids of the bwrap process (for leak checks in tests)."""
+        return [self._process.pid] if self._process else []
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        rootfs = build_rootfs()
+        host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock = host_end
+        try:
+            argv = build_argv(rootfs, zygote_end.fileno())
+            self._process = subprocess.Popen(  # noqa: S603
+                argv,
+                pass_fds=[zygote_end.fileno()],
+                env={},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                cwd="/",
+            )
+        except OSError as exc:
+            raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
+        finally:
+            zygote_end.close()
+        config = {
+            "seccomp": seccomp.build_filter().hex(),
+            "max_cpu_s": self.max_cpu_s + 1,
+            "max_threads": MAX_PIDS,
+        }
+        host_end.sendall(json.dumps(config).encode())
+        message, _ = self._recv(ZYGOTE_START_TIMEOUT_S)
+        if message is None or message.get("event") != "zygote":
+            detail = str(message.get("detail")) if message else self._stderr_tail()
+            raise SandboxUnavailable(f"the sandboxed zygote did not start: {detail}")
+
+    def _stderr_tail(self) -> str:
+        process = self._process
+        if process is None or process.stderr is None:
+            return "no process"
+        with contextlib.suppress(Exception):
+            process.kill()
+            _, err = process.communicate(timeout=5)
+            return (err or b"").decode("utf-8", "replace").strip()[-500:] or "no output"
+        return "no output"
+
+    def close(self) -> None:
+        if self._child is not None:
+            self._child.close()
+            self._child = None
+        for _, fds in self._pending:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._pending.clear()
+        if self._process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                self._process.kill()
+            with contextlib.suppress(Exception):
+                self._process.wait(timeout=10)
+            if self._process.stderr is not None:
+                self._process.stderr.close()
+            self._process = None
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._cgroup is not None:
+            self._cgroup.remove()
+            self._cgroup = None
+
+    def is_alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    # -- control channel ---------------------------------------------------------------------
+
+    def _recv(self, timeout_s: float) -> tuple[dict[str, Any] | None, list[int]]:
+        sock = self._sock
+        if sock is None:
+            return None, []
+        sock.settimeout(timeout_s)
+        try:
+            data, ancillary, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(8 * 4))
+        except (TimeoutError, OSError):
+            return None, []
+        fds: list[int] = []
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                received = array.array("i")
+                received.frombytes(payload[: len(payload) - len(payload) % 4])
+                fds.extend(received)
+        if not data:
+            for fd in fds:
+                os.close(fd)
+            return None, []
+        try:
+            message = json.loads(data)
+        except ValueError:
+            for fd in fds:
+                os.close(fd)
+            return None, []
+        return message, fds
+
+    def _next_message(self, timeout_s: float) -> tuple[dict[str, Any] | None, list[int]]:
+        if self._pending:
+            return self._pending.pop(0)
+        return self._recv(timeout_s)
+
+    def _take_child(self) -> _Child:
+        """The pre-forked child, pinned by pidfd and moved into the cgroup slot."""
+        if self._child is not None:
+            return self._child
+        message, fds = self._next_message(ZYGOTE_START_TIMEOUT_S)
+        if message is None or message.get("event") != "ready" or len(fds) != 4:
+            for fd in fds:
+                os.close(fd)
+            raise SandboxUnavailable(f"zygote protocol error while waiting for a child: {message}")
+        job_w, result_r, output_r, creds_fd = fds
+        ns_pid = int(message["pid"])
+        try:
+            host_pid = self._host_pid(creds_fd)
+        finally:
+            os.close(creds_fd)
+        pidfd = os.pidfd_open(host_pid)
+        # The pidfd pins the process; make sure it is the child the zygote announced.
+        if _ns_pid_of(host_pid) != ns_pid:
+            os.close(pidfd)
+            for fd in (job_w, result_r, output_r):
+                os.close(fd)
+            raise SandboxUnavailable("could not identify the verdict child's host pid")
+        for fd in (result_r, output_r, job_w):
+            os.set_blocking(fd, False)
+        child = _Child(ns_pid, host_pid, pidfd, job_w, result_r, output_r)
+        if self._cgroup is not None:
+            self._cgroup.add(host_pid)
+        self._child = child
+        return child
+
+    @staticmethod
+    def _host_pid(creds_fd: int) -> int:
+        with socket.socket(fileno=os.dup(creds_fd)) as creds:
+            creds.settimeout(10.0)
+            _, ancillary, _, _ = creds.recvmsg(16, socket.CMSG_SPACE(12))
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid, _, _ = struct.unpack("3i", payload[:12])
+                if pid > 0:
+                    return int(pid)
+        raise SandboxUnavailable("the verdict child sent no credentials")
+
+    def prepare(self) -> None:
+        """Make sure a child is ready (off the critical path, e.g. right after a verdict)."""
+        self._take_child()
+
+    # -- one verdict -------------------------------------------------------------------------
+
+    def run(self, request: SandboxRequest) -> SandboxResult:
+        """Run one job. Raises SandboxUnavailable on the judge's own faults."""
+        if not self.is_alive():
+            raise SandboxUnavailable("the zygote is not running")
+        child = self._take_child()
+        self._child = None
+        try:
+            return self._run_child(child, request)
+        finally:
+            child.close()
+            self.jobs_done += 1
+
+    def _run_child(self, child: _Child, request: SandboxRequest) -> SandboxResult:
+        memory_bytes = int(request.memory_limit_mb) * 1024 * 1024
+        cpu_s = max(1, math.ceil(request.time_limit_s)) + 1
+        if self._cgroup is not None:
+            self._cgroup.prepare(memory_bytes=memory_bytes, max_pids=MAX_PIDS)
+            oom_before = self._cgroup.oom_kills()
+        else:
+            oom_before = 0
+            # No cgroup on this host: cap the data segment above what the child already maps.
+            base = _vm_data_bytes(child.host_pid) or 0
+            resource.prlimit(child.host_pid, resource.RLIMIT_DATA, (base + memory_bytes,) * 2)
+        resource.prlimit(child.host_pid, resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+        payload = json.dumps(
+            {
+                "seed": request.seed,
+                "verifier": request.verifier_source,
+                "solution": request.solution,
+            }
+        ).encode()
+        view = memoryview(payload)
+        started = time.monotonic()
+        deadline = started + request.time_limit_s
+        timed_out = output_exceeded = False
+        killed_at: float | None = None
+        result = bytearray()
+        result_overflow = False
+        output_head = bytearray()
+        output_total = 0
+        exit_report: dict[str, Any] | None = None
+        ended_at: float | None = None
+
+        selector = selectors.DefaultSelector()
+        job_open = True
+        selector.register(child.job_w, selectors.EVENT_WRITE, "job")
+        selector.register(child.result_r, selectors.EVENT_READ, "result")
+        selector.register(child.output_r, selectors.EVENT_READ, "output")
+        assert self._sock is not None  # noqa: S101
+        self._sock.setblocking(False)
+        selector.register(self._sock, selectors.EVENT_READ, "control")
+        open_pipes = {"result", "output"}
+
+        def kill() -> None:
+            nonlocal killed_at
+            if killed_at is None:
+                killed_at = time.monotonic()
+                with contextlib.suppress(ProcessLookupError, OSError):
+                    signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
+
+        try:
+            while exit_report is None or open_pipes:
+                now = time.monotonic()
+                if killed_at is None and now >= deadline and exit_report is None:
+                    timed_out = True
+                    kill()
+                if killed_at is not None and now > killed_at + KILL_GRACE_S:
+                    raise SandboxUnavailable("the verdict child did not die after SIGKILL")
+                if exit_report is None and killed_at is None:
+                    timeout = max(0.0, deadline - now)
+                else:
+                    timeout = 0.5
+                for key, _ in selector.select(timeout):
+                    tag = key.data
+                    if tag == "job":
+                        try:
+                            written = os.write(child.job_w, view)
+                            view = view[written:]
+                        except BlockingIOError:
+                            continue
+                        except BrokenPipeError:
+                            view = view[len(view) :]
+                        if not view:
+                            selector.unregister(child.job_w)
+                            os.close(child.job_w)
+                            child.job_w = -1
+                            job_open = False
+                    elif tag == "result":
+                        chunk = self._read_some(child.result_r)
+                        if chunk is None:
+                            continue
+                        if not chunk:
+                            selector.unregister(child.result_r)
+                            open_pipes.discard("result")
+                        elif len(result) + len(chunk) > RESULT_CAP_BYTES:
+                            result_overflow = True
+                            kill()
+                        else:
+                            result += chunk
+                    elif tag == "output":
+                        chunk = self._read_some(child.output_r)
+                        if chunk is None:
+                            continue
+                        if not chunk:
+                            selector.unregister(child.output_r)
+                            open_pipes.discard("output")
+                        else:
+                            output_total += len(chunk)
+                            if len(output_head) < 4096:
+                                output_head += chunk[: 4096 - len(output_head)]
+                            if output_total > OUTPUT_CAP_BYTES:
+                                output_exceeded = True
+                                kill()
+                    elif tag == "control":
+                        message, fds = self._recv_nonblocking()
+                        if message is None and not fds:
+                            continue
+                        if message is not None and message.get("event") == "exit":
+                            if int(message.get("pid", -1)) != child.ns_pid:
+                                raise SandboxUnavailable("zygote reported an unknown child")
+                            exit_report = message
+                            ended_at = time.monotonic()
+                        else:
+                            self._pending.append((message or {}, fds))
+        finally:
+            selector.close()
+            if self._sock is not None:
+                self._sock.setblocking(True)
+            if job_open and child.job_w >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(child.job_w)
+                child.job_w = -1
+
+        wall = (ended_at or time.monotonic()) - started
+        peak: int | None = None
+        oom = False
+        if self._cgroup is not None:
+            self._cgroup.kill_all()
+            peak = self._cgroup.peak_bytes()
+            oom = self._cgroup.oom_kills() > oom_before
+        cpu = float(exit_report["cpu_s"]) if exit_report else None
+        if peak is None and exit_report is not None:
+            peak = int(exit_report.get("maxrss_kb", 0)) * 1024
+        return SandboxResult(
+            frames=None if result_overflow else parse_frames(bytes(result)),
+            exit_status=int(exit_report["status"]) if exit_report else None,
+            timed_out=timed_out,
+            output_exceeded=output_exceeded,
+            oom_killed=oom,
+            wall_time_s=wall,
+            cpu_time_s=cpu,
+            peak_memory_bytes=peak,
+            output_head=bytes(output_head),
+        )
+
+    @staticmethod
+    def _read_some(fd: int) -> bytes | None:
+        try:
+            return os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return None
+
+    def _recv_nonblocking(self) -> tuple[dict[str, Any] | None, list[int]]:
+        sock = self._sock
+        if sock is None:
+            return None, []
+        try:
+            data, ancillary, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(8 * 4))
+        except BlockingIOError:
+            return None, []
+        except OSError as exc:
+            raise SandboxUnavailable(f"the zygote's control socket failed: {exc}") from exc
+        fds: list[int] = []
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                received = array.array("i")
+                received.frombytes(payload[: len(payload) - len(payload) % 4])
+                fds.extend(received)
+        if not data:
+            for fd in fds:
+                os.close(fd)
+            raise SandboxUnavailable("the zygote died during a verdict")
+        try:
+            return json.loads(data), fds
+        except ValueError:
+            return None, fds
