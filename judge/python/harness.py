@@ -202,7 +202,9 @@ def _read_job() -> dict[str, object]:
     return job
 
 
-def _run_child(config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds: dict[str, int]) -> None:
+def _run_child(
+    config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds: dict[str, int]
+) -> None:
     """Never returns."""
     try:
         os.setsid()
@@ -230,7 +232,10 @@ def _run_child(config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds:
             raise OSError(ctypes.get_errno(), "PR_SET_DUMPABLE")
         if (
             _libc.syscall(
-                _SYS_SECCOMP, _SECCOMP_SET_MODE_FILTER, _SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(fprog)
+                _SYS_SECCOMP,
+                _SECCOMP_SET_MODE_FILTER,
+                _SECCOMP_FILTER_FLAG_TSYNC,
+                ctypes.byref(fprog),
             )
             != 0
         ):
@@ -354,7 +359,9 @@ def _zygote() -> None:
         os.close(result_w)
         os.close(output_w)
         creds_child.close()
-        _send(sock, {"event": "ready", "pid": pid}, [job_w, result_r, output_r, creds_host.fileno()])
+        _send(
+            sock, {"event": "ready", "pid": pid}, [job_w, result_r, output_r, creds_host.fileno()]
+        )
         os.close(job_w)
         os.close(result_r)
         os.close(output_r)

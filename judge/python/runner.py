@@ -71,7 +71,9 @@ def to_verdict(
         "wall_time_s": round(result.wall_time_s, 6),
         "cpu_time_s": round(result.cpu_time_s, 6) if result.cpu_time_s is not None else None,
         "max_memory_mb": (
-            round(result.peak_memory_bytes / _MB, 3) if result.peak_memory_bytes is not None else None
+            round(result.peak_memory_bytes / _MB, 3)
+            if result.peak_memory_bytes is not None
+            else None
         ),
     }
     if result.timed_out:
@@ -106,7 +108,9 @@ def to_verdict(
     code = os.WEXITSTATUS(status)
     if code in (70, 71, 72):
         head = result.output_head.decode("utf-8", "replace").strip()[:200]
-        return judge_error(f"the sandbox could not set up the verdict process ({code}: {head})", **common)
+        return judge_error(
+            f"the sandbox could not set up the verdict process ({code}: {head})", **common
+        )
     frames = result.frames
     if code != 0:
         return rejected(
@@ -130,7 +134,9 @@ def to_verdict(
         return rejected(Reason.MEMORY_LIMIT, f"MemoryError (limit {memory_limit_mb} MB)", **common)
     if kind == b"E":
         return rejected(Reason.RUNTIME_ERROR, body[:400] or "exception", **common)
-    return rejected(Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common)
+    return rejected(
+        Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
+    )
 
 
 class PythonJudge:
@@ -210,7 +216,9 @@ class PythonJudge:
             if zygote is not None:
                 self._discard(zygote)
                 zygote = None
-            return judge_error(f"judge failure: {type(exc).__name__}: {exc}"[:300], seed=request.seed)
+            return judge_error(
+                f"judge failure: {type(exc).__name__}: {exc}"[:300], seed=request.seed
+            )
         finally:
             if zygote is not None:
                 if zygote.jobs_done >= RECYCLE_AFTER_JOBS or not zygote.is_alive():
@@ -253,6 +261,11 @@ class PythonJudge:
             time_limit_s=time_s,
             memory_limit_mb=memory_mb,
         )
+
+    def has_cgroups(self) -> bool:
+        """Whether the zygotes measure memory with a cgroup (v1 or v2)."""
+        with self._lock:
+            return bool(self._all) and all(z.cgroup_kind is not None for z in self._all)
 
     def close(self) -> None:
         with self._lock:

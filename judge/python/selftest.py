@@ -1,1 +1,113 @@
-def run_selftest() -> None: ...
+"""Startup self-test: canaries in a real sandbox; a worker refuses jobs if any layer is off."""
+
+from __future__ import annotations
+
+import os
+
+from judge.python.job import PythonJob
+from judge.python.runner import PythonJudge, default_judge
+from judge.sandbox.bwrap import find_bwrap
+from judge.sandbox.errors import SandboxUnavailable
+from judge.verdict import Outcome, Reason
+
+# Runs at module level (before the injection guard is armed) and fails loudly, naming every
+# layer that let a canary through. verify() returns True only when every canary was blocked.
+CANARY_VERIFIER = r'''
+"""Self-test canaries."""
+import ctypes
+import errno
+import os
+import socket
+
+leaks = []
+
+def expect_blocked(name, action):
+    try:
+        action()
+    except OSError:
+        return
+    except Exception:
+        return
+    leaks.append(name)
+
+expect_blocked("tcp socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+expect_blocked("udp packet", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", 9)))
+expect_blocked("ipv6 socket", lambda: socket.socket(socket.AF_INET6, socket.SOCK_STREAM))
+expect_blocked("unix socket", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+expect_blocked("socketpair", lambda: socket.socketpair())
+expect_blocked("signal parent", lambda: os.kill(os.getppid(), 0))
+expect_blocked("signal pid 1", lambda: os.kill(1, 0))
+expect_blocked("fork", lambda: os.fork())
+expect_blocked("exec", lambda: os.execv("/bin/sh", ["sh"]))
+expect_blocked("read /etc/passwd", lambda: open("/etc/passwd").read())
+expect_blocked("read /proc", lambda: os.listdir("/proc/1"))
+for directory in ("/", "/tmp", "/dev/shm", "/dev", "/judge", "/judge/site", os.path.dirname(os.__file__)):
+    expect_blocked(f"write {directory}", lambda d=directory: open(os.path.join(d, "canary"), "w").write("x"))
+expect_blocked("mkdir /", lambda: os.mkdir("/canary"))
+
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(21, 0, 0, 0, 0) != 2:  # PR_GET_SECCOMP: 2 = filter mode
+    leaks.append("seccomp not enforced")
+class _Header(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+class _Data(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+header = _Header(0x20080522, 0)
+data = (_Data * 2)()
+if libc.syscall(125, ctypes.byref(header), data) != 0:  # capget
+    leaks.append("capget failed")
+elif any(d.effective or d.permitted for d in data):
+    leaks.append("capabilities are not zero")
+if os.getuid() == 0 or os.geteuid() == 0:
+    leaks.append("running as root inside the sandbox")
+if libc.prctl(3, 0, 0, 0, 0) != 0:  # PR_GET_DUMPABLE
+    leaks.append("process is dumpable")
+allowed_env = {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONHASHSEED", "LANG", "LC_ALL", "PATH", "HOME", "PWD"}
+if set(os.environ) - allowed_env:
+    leaks.append("environment not scrubbed")
+for forbidden in ("django", "celery", "judge", "pip"):
+    try:
+        __import__(forbidden)
+        leaks.append(f"import {forbidden}")
+    except ImportError:
+        pass
+
+def verify(solution, rng):
+    if leaks:
+        raise RuntimeError("CANARIES ESCAPED: " + ", ".join(leaks))
+    return solution == "canary"
+'''
+
+MEMORY_CANARY = "def verify(solution, rng):\n    blocks = [bytearray(1 << 20) for _ in range(10_000)]\n    return True\n"
+TIME_CANARY = "def verify(solution, rng):\n    while True:\n        pass\n"
+
+
+def run_selftest(judge: PythonJudge | None = None) -> None:
+    """Run the canaries through the real sandbox; raise SandboxUnavailable naming what leaked."""
+    find_bwrap()
+    pool = judge or default_judge()
+    verdict = pool.judge(
+        PythonJob(CANARY_VERIFIER, "canary", seed=0, time_limit_s=20, memory_limit_mb=256)
+    )
+    if verdict.verdict is not Outcome.ACCEPTED:
+        raise SandboxUnavailable(
+            f"PYTHON JUDGE SELF-TEST FAILED, refusing to judge: {verdict.verdict} {verdict.reason}: "
+            f"{verdict.detail}"
+        )
+    memory = pool.judge(PythonJob(MEMORY_CANARY, "x", seed=0, time_limit_s=20, memory_limit_mb=64))
+    if memory.reason is not Reason.MEMORY_LIMIT:
+        raise SandboxUnavailable(
+            f"PYTHON JUDGE SELF-TEST FAILED: a memory bomb gave {memory.verdict} {memory.reason} "
+            f"({memory.detail}), not MEMORY_LIMIT"
+        )
+    spin = pool.judge(PythonJob(TIME_CANARY, "x", seed=0, time_limit_s=0.3, memory_limit_mb=64))
+    if spin.reason is not Reason.TIME_LIMIT:
+        raise SandboxUnavailable(
+            f"PYTHON JUDGE SELF-TEST FAILED: a spinning verifier gave {spin.verdict} "
+            f"{spin.reason}, not TIME_LIMIT"
+        )
+    if os.environ.get("JUDGE_PYTHON_ALLOW_NO_CGROUP") != "1" and not pool.has_cgroups():
+        raise SandboxUnavailable(
+            "PYTHON JUDGE SELF-TEST FAILED: no cgroup memory+pids controller is usable "
+            "(set JUDGE_PYTHON_ALLOW_NO_CGROUP=1 to accept the rlimit fallback)"
+        )

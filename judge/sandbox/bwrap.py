@@ -28,9 +28,7 @@ SANDBOX_ENV: dict[str, str] = {
 
 
 def find_bwrap() -> str:
-    path = shutil.which("bwrap") or (
-        "/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap") else None
-    )
+    path = shutil.which("bwrap") or ("/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap") else None)
     if path is None:
         raise SandboxUnavailable(
             "bubblewrap is not installed: the Python judge refuses to run verifiers without it. "

@@ -52,7 +52,9 @@ def _package_dirs(site_packages: pathlib.Path) -> list[pathlib.Path]:
     for name in ALLOWED_PACKAGES:
         package = site_packages / name
         if not package.is_dir():
-            raise SandboxUnavailable(f"allowed package {name!r} is not installed in {site_packages}")
+            raise SandboxUnavailable(
+                f"allowed package {name!r} is not installed in {site_packages}"
+            )
         found.append(package)
         libs = site_packages / f"{name}.libs"
         if libs.is_dir():
@@ -63,7 +65,9 @@ def _package_dirs(site_packages: pathlib.Path) -> list[pathlib.Path]:
 def _find_site_packages() -> pathlib.Path:
     spec = importlib.util.find_spec("numpy")
     if spec is None or spec.origin is None:
-        raise SandboxUnavailable("numpy is not installed: the sandbox needs numpy, scipy, sympy, mpmath")
+        raise SandboxUnavailable(
+            "numpy is not installed: the sandbox needs numpy, scipy, sympy, mpmath"
+        )
     return pathlib.Path(spec.origin).resolve().parent.parent
 
 

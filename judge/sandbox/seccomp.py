@@ -194,7 +194,9 @@ def build_filter(deny_errno: int = errno.EPERM) -> bytes:
     arg1 = OFF_ARGS + 8
     body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_CLONE, 0, rel(c0, c0 + 3)))  # c0
     body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, arg0))  # c1
-    body.append(_jump(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, rel(c0 + 2, allow), rel(c0 + 2, deny_at)))
+    body.append(
+        _jump(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, rel(c0 + 2, allow), rel(c0 + 2, deny_at))
+    )
     body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_CLONE3, rel(c0 + 3, enosys_at), 0))  # c3
     body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_IOCTL, 0, rel(c0 + 4, c0 + 7)))  # c4
     body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, arg1))  # c5
