@@ -262,6 +262,12 @@ class PythonJudge:
             memory_limit_mb=memory_mb,
         )
 
+    def leftover_processes(self) -> list[int]:
+        """Host pids still inside any verdict cgroup while no verdict runs (should be [])."""
+        with self._lock:
+            zygotes = list(self._all)
+        return [pid for zygote in zygotes for pid in zygote.cgroup_procs()]
+
     def has_cgroups(self) -> bool:
         """Whether the zygotes measure memory with a cgroup (v1 or v2)."""
         with self._lock:

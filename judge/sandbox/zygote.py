@@ -222,6 +222,13 @@ class Zygote:
             self._cgroup.remove()
             self._cgroup = None
 
+    def cgroup_procs(self) -> list[int]:
+        """Host pids in this zygote's cgroup slot, minus the pre-forked idle child."""
+        if self._cgroup is None:
+            return []
+        idle = {self._child.host_pid} if self._child is not None else set()
+        return [pid for pid in self._cgroup.procs() if pid not in idle]
+
     def is_alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 

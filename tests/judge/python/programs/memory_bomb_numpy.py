@@ -1,0 +1,9 @@
+"""Allocates past its budget with numpy."""
+# expect: REJECTED MEMORY_LIMIT
+# memory_limit_mb: 64
+import numpy
+
+
+def verify(solution, rng):
+    arrays = [numpy.ones(1 << 20) for _ in range(100)]
+    return len(arrays) > 0

@@ -1,0 +1,8 @@
+"""Prints far more than the output cap."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: printed more than 1 MiB
+
+
+def verify(solution, rng):
+    while True:
+        print("x" * 65536, flush=True)

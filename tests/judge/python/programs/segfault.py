@@ -1,0 +1,10 @@
+"""A crash of the interpreter is a runtime error, not a judge error."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: SIGSEGV
+import ctypes
+
+ctypes.string_at(0)
+
+
+def verify(solution, rng):
+    return True

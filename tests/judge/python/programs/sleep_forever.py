@@ -1,0 +1,8 @@
+"""Sleeps forever: only the wall clock catches it."""
+# expect: REJECTED TIME_LIMIT
+# time_limit_s: 0.5
+import time
+
+
+def verify(solution, rng):
+    time.sleep(3600)

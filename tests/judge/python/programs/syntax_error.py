@@ -1,0 +1,7 @@
+"""Does not compile."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: SyntaxError
+
+
+def verify(solution, rng)
+    return True
