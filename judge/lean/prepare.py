@@ -1,0 +1,308 @@
+"""Preparing a verifier once per version: build, decide Spec's kind, audit, keep read-only.
+
+A prepared verifier lives in ``<cache>/<key>/`` where ``key`` is the sha256 of the verifier's
+source, the project, the toolchain's identity and the judge's version:
+
+    src/            lakefile.toml, Verifier.lean, JudgeChallenge.lean, JudgeAudit.lean
+    build/          what the builds wrote (the overlay's upper layer during preparation)
+    prepared.json   spec kind, permitted axioms, timings
+
+It is built in a staging folder and renamed into place only when complete, then made
+read-only; solution jobs mount it as a lower overlay layer, so no solution build can write into
+it. An existing entry is reused without running anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import hashlib
+import json
+import time
+import uuid
+from pathlib import Path
+
+from judge import JUDGE_VERSION
+from judge.lean import project as gen
+from judge.lean.allow import parse_allow_line
+from judge.lean.limits import RunResult
+from judge.lean.project import SpecKind
+from judge.lean.sandbox import Layers
+from judge.lean.steps import (
+    check_sandbox,
+    first_error_position,
+    make_read_only,
+    remove_tree,
+    run_step,
+)
+from judge.lean.toolchain import (
+    PROJECTS,
+    Toolchain,
+    ToolchainUnavailable,
+    discover,
+    server_caps,
+)
+
+# Bump when a generated file changes: prepared builds from older generators are not reused.
+GENERATOR_VERSION = "1"
+MAX_VERIFIER_BYTES = 256 * 1024
+
+
+class VerifierRejected(Exception):
+    """The verifier cannot be published as written; the message is for its author."""
+
+
+class PreparationFailed(Exception):
+    """The platform could not prepare the verifier (sandbox, disk): retry later."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PreparedVerifier:
+    """A verifier built once, read-only, ready to be layered under solution jobs."""
+
+    key: str
+    path: Path
+    project: str
+    spec_kind: SpecKind
+    permitted_axioms: tuple[str, ...]
+    widened_axioms: tuple[str, ...]
+    build_time_s: float
+
+    @property
+    def src_dir(self) -> Path:
+        return self.path / "src"
+
+    @property
+    def build_dir(self) -> Path:
+        return self.path / "build"
+
+
+def cache_key(source: str, project: str, toolchain: Toolchain) -> str:
+    material = json.dumps(
+        {
+            "judge": JUDGE_VERSION,
+            "generator": GENERATOR_VERSION,
+            "project": project,
+            "toolchain": toolchain.identity,
+            "verifier_sha256": hashlib.sha256(source.encode("utf-8")).hexdigest(),
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def _load(entry: Path) -> PreparedVerifier | None:
+    try:
+        data = json.loads((entry / "prepared.json").read_text(encoding="utf-8"))
+        return PreparedVerifier(
+            key=data["key"],
+            path=entry,
+            project=data["project"],
+            spec_kind=SpecKind(data["spec_kind"]),
+            permitted_axioms=tuple(data["permitted_axioms"]),
+            widened_axioms=tuple(data["widened_axioms"]),
+            build_time_s=float(data["build_time_s"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _limit_message(result: RunResult, what: str, time_limit_s: float) -> str | None:
+    if result.timed_out:
+        return f"{what} did not finish within {time_limit_s:g} s"
+    if result.memory_exceeded:
+        return f"{what} used more memory than allowed"
+    return None
+
+
+def _position_suffix(result: RunResult, filename: str) -> str:
+    position = first_error_position(result.output_tail, filename)
+    if position is None:
+        return ""
+    return f" (first error at line {position[0]}, column {position[1]})"
+
+
+def _build(
+    toolchain: Toolchain, layers: Layers, module: str, deadline: float, memory_limit_mb: float
+) -> RunResult:
+    return run_step(
+        toolchain,
+        layers,
+        [str(toolchain.lake), "build", module],
+        time_limit_s=deadline - time.monotonic(),
+        memory_limit_mb=memory_limit_mb,
+    )
+
+
+def prepare_verifier(
+    source: str,
+    project: str,
+    *,
+    toolchain: Toolchain | None = None,
+    time_limit_s: float | None = None,
+    memory_limit_mb: int | None = None,
+) -> PreparedVerifier:
+    """Build and audit ``source`` once (or reuse the build); raise VerifierRejected if unfit.
+
+    Raises PreparationFailed or ToolchainUnavailable for platform faults. The limits default to
+    the server's caps (preparation is the author's cost, paid once at publishing).
+    """
+    toolchain = toolchain or discover()
+    max_time, max_memory = server_caps()
+    time_limit = min(time_limit_s or max_time, max_time)
+    memory_limit = min(memory_limit_mb or max_memory, max_memory)
+    if project not in PROJECTS:
+        raise VerifierRejected(f"unknown Lean project {project!r}; use one of {PROJECTS}")
+    if project not in toolchain.projects:
+        raise ToolchainUnavailable(f"the {project} Lake project is not installed on this server")
+    if len(source.encode("utf-8")) > MAX_VERIFIER_BYTES:
+        raise VerifierRejected(f"the verifier is larger than {MAX_VERIFIER_BYTES} bytes")
+    allow = parse_allow_line(source)
+    if not allow.ok:
+        raise VerifierRejected("; ".join(allow.errors))
+
+    key = cache_key(source, project, toolchain)
+    entry = toolchain.cache_dir / key
+    found = _load(entry)
+    if found is not None:
+        return found
+
+    toolchain.cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(toolchain.cache_dir / f"{key}.lock", "w") as lock:
+        # Two workers preparing the same verifier: the second waits and reuses the first's build.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = _load(entry)
+        if found is not None:
+            return found
+        staging = toolchain.cache_dir / ".staging" / f"{key}-{uuid.uuid4().hex}"
+        try:
+            prepared = _prepare_in(
+                staging, source, project, key, allow.widened, toolchain, time_limit, memory_limit
+            )
+            remove_tree(staging / "work")
+            make_read_only(staging)
+            staging.rename(entry)
+        finally:
+            remove_tree(staging)
+    return dataclasses.replace(prepared, path=entry)
+
+
+def _prepare_in(
+    staging: Path,
+    source: str,
+    project: str,
+    key: str,
+    widened: tuple[str, ...],
+    toolchain: Toolchain,
+    time_limit_s: float,
+    memory_limit_mb: int,
+) -> PreparedVerifier:
+    src = staging / "src"
+    src.mkdir(parents=True)
+    project_dir = toolchain.project_dir(project)
+    permitted = parse_allow_line(source).permitted_axioms
+    (src / "lakefile.toml").write_text(
+        gen.lakefile((project_dir / "lakefile.toml").read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    (src / "Verifier.lean").write_text(source, encoding="utf-8")
+    (src / "JudgeAudit.lean").write_text(gen.audit_source(permitted, widened), encoding="utf-8")
+    layers = Layers(lower=(project_dir, src), upper=staging / "build", workdir=staging / "work")
+    try:
+        check_sandbox(toolchain, layers, memory_limit_mb)
+    except Exception as exc:
+        raise PreparationFailed(str(exc)) from exc
+
+    started = time.monotonic()
+    deadline = started + time_limit_s
+    result = _build(toolchain, layers, "Verifier", deadline, memory_limit_mb)
+    limit = _limit_message(result, "the verifier's build", time_limit_s)
+    if limit:
+        raise VerifierRejected(limit)
+    if result.exit_code != 0:
+        raise VerifierRejected(
+            "the verifier does not compile" + _position_suffix(result, "Verifier.lean")
+        )
+
+    # Always try `theorem` first: Lean also accepts `def x : P := ...` for a Prop `P`, so only
+    # the theorem's failure ("not a proposition") shows that Spec is a Type.
+    kind: SpecKind | None = None
+    for candidate in (SpecKind.PROP, SpecKind.TYPE):
+        (src / "JudgeChallenge.lean").write_text(gen.challenge_source(candidate), "utf-8")
+        result = _build(toolchain, layers, "JudgeChallenge", deadline, memory_limit_mb)
+        limit = _limit_message(result, "the verifier's challenge build", time_limit_s)
+        if limit:
+            raise VerifierRejected(limit)
+        if result.exit_code == 0:
+            kind = candidate
+            break
+    if kind is None:
+        raise VerifierRejected(
+            "the verifier must define a root-level `Spec : Prop` (a statement to prove) or "
+            "`Spec : Type` (a type of witnesses), without universe parameters"
+        )
+
+    result = _build(toolchain, layers, "JudgeAudit", deadline, memory_limit_mb)
+    limit = _limit_message(result, "the verifier's axiom audit", time_limit_s)
+    if limit:
+        raise VerifierRejected(limit)
+    if result.exit_code != 0:
+        raise VerifierRejected(_audit_message(staging / "build" / gen.AUDIT_REPORT, widened))
+
+    build_time = round(time.monotonic() - started, 3)
+    prepared = PreparedVerifier(
+        key=key,
+        path=staging,
+        project=project,
+        spec_kind=kind,
+        permitted_axioms=permitted,
+        widened_axioms=widened,
+        build_time_s=build_time,
+    )
+    gen.write_json(
+        staging / "prepared.json",
+        {
+            "key": key,
+            "project": project,
+            "spec_kind": kind.value,
+            "permitted_axioms": list(permitted),
+            "widened_axioms": list(widened),
+            "build_time_s": build_time,
+            "lean": toolchain.lean_version,
+            "judge_version": JUDGE_VERSION,
+        },
+    )
+    return prepared
+
+
+def _audit_message(report: Path, widened: tuple[str, ...]) -> str:
+    base = (
+        "the verifier's own declarations must rest only on propext, Classical.choice and "
+        "Quot.sound"
+        + (f" (plus {', '.join(widened)}, which must be axioms it declares)" if widened else "")
+        + "; a `sorry` in a helper lemma fails this audit"
+    )
+    try:
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return base
+    if not isinstance(data, list):
+        return base
+    pairs = [
+        f"{item['declaration']} uses {item['axiom']}"
+        for item in data[:10]
+        if isinstance(item, dict)
+        and isinstance(item.get("declaration"), str)
+        and isinstance(item.get("axiom"), str)
+    ]
+    # The author reads the audit of their own file: names from it are fine to show them.
+    return base + (": " + "; ".join(pair[:300] for pair in pairs) if pairs else "")
+
+
+__all__ = [
+    "PreparationFailed",
+    "PreparedVerifier",
+    "VerifierRejected",
+    "cache_key",
+    "prepare_verifier",
+]

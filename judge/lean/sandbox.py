@@ -1,0 +1,125 @@
+"""The bubblewrap command lines for Lean steps (ours; judge/sandbox/ is the Python judge's).
+
+Every Lean step (verifier build, solution build, axiom probe, comparator) runs in a fresh
+bubblewrap sandbox that sees only:
+
+- the system directories needed to run programs (``/usr`` and the ``/lib*``, ``/bin`` links, a few
+  non-secret ``/etc`` files), read-only;
+- the Lean toolchain directory, read-only;
+- ``/judge/work``: an overlay whose lower layers are the pinned Lake project, the prepared
+  verifier and the job's trusted sources, and whose only writable layer is this job's own
+  directory;
+- a private ``/tmp`` (tmpfs), ``/proc`` and ``/dev``;
+
+and nothing else: not the home directories, not FormalMarket's source tree, not other jobs, not
+the environment (``--clearenv``), not the network (``--unshare-all``). Mount points Lake's own
+inner bubblewrap covers (``/home``, ``/root``, ``/run/user``, ``/var``) are created empty so that it
+can start inside ours.
+
+Layers are listed bottom first, as bubblewrap's ``--overlay-src`` options are (the last one given
+is the top lower layer).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from judge.lean.toolchain import Toolchain
+
+WORK_MOUNT = "/judge/work"
+SANDBOX_HOME = "/tmp/home"  # noqa: S108 - a private tmpfs inside the sandbox
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_SYSTEM_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+)
+# Created empty so that Lake's inner bubblewrap finds its mount points on our read-only root.
+_INNER_MOUNT_POINTS = ("/home", "/root", "/run", "/run/user", "/var")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Layers:
+    """An overlay at WORK_MOUNT: read-only ``lower`` (bottom first), one writable ``upper``."""
+
+    lower: tuple[Path, ...]
+    upper: Path
+    workdir: Path
+
+
+def system_mount_args() -> list[str]:
+    """Read-only system directories, mirroring the host's merged-/usr symlinks."""
+    args: list[str] = []
+    for name in _SYSTEM_DIRS:
+        path = Path(name)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), name]
+        elif path.is_dir():
+            args += ["--ro-bind", name, name]
+    for name in _SYSTEM_FILES:
+        if Path(name).is_file():
+            args += ["--ro-bind", name, name]
+    return args
+
+
+def sandbox_env(toolchain: Toolchain, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {
+        "PATH": f"{toolchain.prefix}/bin:/usr/local/bin:/usr/bin:/bin",
+        "HOME": SANDBOX_HOME,
+        "LANG": "C.UTF-8",
+        "LEAN_ABORT_ON_PANIC": "1",
+    }
+    env.update(extra or {})
+    return env
+
+
+def build_argv(
+    *,
+    toolchain: Toolchain,
+    layers: Layers,
+    command: Sequence[str],
+    extra_env: Mapping[str, str] | None = None,
+    extra_readable: Sequence[Path] = (),
+    writable_binds: Sequence[tuple[Path, str]] = (),
+) -> list[str]:
+    """The full ``bwrap ... -- command`` argv for one step."""
+    argv = [
+        str(toolchain.bwrap),
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "judge",
+        "--clearenv",
+    ]
+    argv += system_mount_args()
+    private_tmp = "/tmp"  # noqa: S108 - a fresh tmpfs, private to this sandbox
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", private_tmp, "--dir", SANDBOX_HOME]
+    for point in _INNER_MOUNT_POINTS:
+        argv += ["--dir", point]
+    argv += ["--ro-bind", str(toolchain.prefix), str(toolchain.prefix)]
+    readable = list(extra_readable)
+    if toolchain.nanoda is not None and not toolchain.nanoda.is_relative_to(toolchain.prefix):
+        readable.append(toolchain.nanoda)
+    for path in readable:
+        argv += ["--ro-bind", str(path), str(path)]
+    for layer in layers.lower:
+        argv += ["--overlay-src", str(layer)]
+    argv += ["--overlay", str(layers.upper), str(layers.workdir), WORK_MOUNT]
+    for source, destination in writable_binds:
+        argv += ["--bind", str(source), destination]
+    for name, value in sandbox_env(toolchain, extra_env).items():
+        argv += ["--setenv", name, value]
+    argv += ["--chdir", WORK_MOUNT, "--", *command]
+    return argv
+
+
+def host_env() -> dict[str, str]:
+    """The environment bubblewrap itself starts with (the sandbox gets --clearenv anyway)."""
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}

@@ -1,0 +1,121 @@
+"""Running one sandboxed Lean step and reading what it left behind, defensively."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from judge.lean.limits import RunResult, run_limited
+from judge.lean.sandbox import Layers, build_argv, host_env
+from judge.lean.toolchain import Toolchain
+
+MAX_REPORTED_AXIOMS = 20
+_IDENTIFIER = re.compile(r"^[^\s\x00-\x1f]{1,200}$")
+
+
+class SandboxFailed(Exception):
+    """The sandbox itself could not run a trivial command: a platform fault (JUDGE_ERROR)."""
+
+
+def run_step(
+    toolchain: Toolchain,
+    layers: Layers,
+    command: Sequence[str],
+    *,
+    time_limit_s: float,
+    memory_limit_mb: float,
+    extra_env: dict[str, str] | None = None,
+    extra_readable: Sequence[Path] = (),
+    writable_binds: Sequence[tuple[Path, str]] = (),
+) -> RunResult:
+    for directory in (layers.upper, layers.workdir):
+        directory.mkdir(parents=True, exist_ok=True)
+    argv = build_argv(
+        toolchain=toolchain,
+        layers=layers,
+        command=command,
+        extra_env=extra_env,
+        extra_readable=extra_readable,
+        writable_binds=writable_binds,
+    )
+    return run_limited(
+        argv,
+        env=host_env(),
+        cwd=layers.upper,
+        time_limit_s=max(time_limit_s, 0.01),
+        memory_limit_mb=memory_limit_mb,
+    )
+
+
+def check_sandbox(toolchain: Toolchain, layers: Layers, memory_limit_mb: float) -> None:
+    """Run ``lake --version`` in exactly this sandbox: if even that fails, the fault is ours.
+
+    Without this canary a sandbox that cannot start (bubblewrap's own exit 1) would read as the
+    solution's compile error.
+    """
+    result = run_step(
+        toolchain,
+        layers,
+        [str(toolchain.lake), "--version"],
+        time_limit_s=60,
+        memory_limit_mb=memory_limit_mb,
+    )
+    if result.exit_code != 0:
+        reason = result.spawn_error or (
+            "timed out" if result.timed_out else f"exit status {result.exit_code}"
+        )
+        raise SandboxFailed(f"the Lean sandbox could not run `lake --version` ({reason})")
+
+
+def first_error_position(output: bytes, filename: str) -> tuple[int, int] | None:
+    """(line, column) of the first ``<filename>:L:C: error`` in a build log.
+
+    Only two integers leave the log, so a solution that prints a look-alike line can at worst
+    point its own user at a wrong position; no text from the log is ever shown.
+    """
+    pattern = re.compile(rb"(?:^|[\s/])" + re.escape(filename.encode()) + rb":(\d+):(\d+): error")
+    match = pattern.search(output)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def read_name_list(path: Path) -> tuple[str, ...] | None:
+    """A JSON list of Lean names written by a probe, validated and capped, or None."""
+    try:
+        if not path.is_file() or path.stat().st_size > 64 * 1024:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, list):
+        return None
+    names = [item for item in data if isinstance(item, str) and _IDENTIFIER.match(item)]
+    return tuple(dict.fromkeys(names))[:MAX_REPORTED_AXIOMS]
+
+
+def remove_tree(path: Path) -> None:
+    """Delete a job or staging folder, including read-only parts; never raises."""
+    if not path.exists():
+        return
+    for directory in [path, *path.rglob("*")]:
+        try:
+            if directory.is_dir() and not directory.is_symlink():
+                directory.chmod(directory.stat().st_mode | stat.S_IRWXU)
+        except OSError:
+            continue
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def make_read_only(root: Path) -> None:
+    """Drop write permission on a finished prepared build (a second layer behind the overlay)."""
+    for path in sorted(root.rglob("*"), reverse=True):
+        if path.is_symlink():
+            continue
+        mode = path.stat().st_mode
+        path.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    root.chmod(root.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))

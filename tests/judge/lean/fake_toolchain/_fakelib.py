@@ -1,0 +1,61 @@
+"""Shared helpers of the FAKE toolchain scripts (test fixture, not a real Lean)."""
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VERSION_TAG = "FAKE-TOOLCHAIN"
+
+
+def config() -> dict:
+    try:
+        return json.loads((ROOT / "fake.json").read_text())
+    except OSError:
+        return {}
+
+
+def log(entry: dict) -> None:
+    path = config().get("log")
+    if not path:
+        return
+    entry = {"time": time.time(), "pid": os.getpid(), **entry}
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
+
+
+def layers() -> list[Path]:
+    """The overlay as the fake bwrap set it up: the upper layer first, then lowers top first."""
+    upper = os.environ.get("FAKE_UPPER")
+    lower = [Path(p) for p in os.environ.get("FAKE_LAYERS", "").split(os.pathsep) if p]
+    return ([Path(upper)] if upper else []) + lower
+
+
+def read(relative: str) -> str | None:
+    for layer in layers():
+        path = layer / relative
+        if path.is_file():
+            return path.read_text(encoding="utf-8", errors="replace")
+    return None
+
+
+def write(relative: str, text: str) -> None:
+    upper = os.environ.get("FAKE_UPPER")
+    if not upper:
+        raise SystemExit("fake lake: not inside the fake sandbox (no FAKE_UPPER)")
+    path = Path(upper) / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def case_of(text: str | None) -> str:
+    if not text:
+        return ""
+    match = re.search(r"--\s*fake:\s*(\S+)", text)
+    return match.group(1) if match else ""
+
+
+def delay() -> None:
+    time.sleep(float(config().get("delay_s", 0.01)))

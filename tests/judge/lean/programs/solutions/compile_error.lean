@@ -1,0 +1,3 @@
+-- fake: compile_error
+-- expect: REJECTED COMPILE_ERROR
+theorem answer : Spec := by frobnicate

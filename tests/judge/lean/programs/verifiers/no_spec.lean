@@ -1,0 +1,2 @@
+-- fake: no_spec
+abbrev Spex : Prop := True

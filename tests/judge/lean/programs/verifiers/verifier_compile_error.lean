@@ -1,0 +1,3 @@
+-- fake: verifier_compile_error
+abbrev Spec : Prop :=
+  Nat.foo 3

@@ -1,0 +1,300 @@
+"""The Lean pipeline end to end against the FAKE toolchain (test fixture).
+
+Each solution under programs/solutions/ states its expected verdict on an `-- expect:` line; the
+fake `lake` replays the behaviour named by its `-- fake:` line (see fake_toolchain/bin/lake).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.lean import LeanJob, judge_lean
+from judge.lean.pipeline import FAKE_VERSION_SUFFIX
+from judge.verdict import Outcome, Reason
+
+from .conftest import PROGRAMS, FakeToolchain, program
+
+SOLUTIONS = sorted((PROGRAMS / "solutions").glob("*.lean"))
+SLOW_CASES = {"hang.lean", "comparator_hang.lean", "alloc.lean"}
+
+
+def expected(path: Path) -> tuple[Outcome, Reason | None, tuple[str, ...]]:
+    line = next(line for line in path.read_text().splitlines() if line.startswith("-- expect:"))
+    words = line.removeprefix("-- expect:").split()
+    outcome = Outcome(words[0])
+    reason = Reason(words[1]) if len(words) > 1 else None
+    return outcome, reason, tuple(words[2:])
+
+
+def job(solution: str | bytes, verifier: str = "two_plus_two.lean", **limits: float) -> LeanJob:
+    return LeanJob(
+        verifier_source=program(f"verifiers/{verifier}"),
+        solution=solution,
+        project="core",
+        time_limit_s=limits.get("time_limit_s", 30.0),
+        memory_limit_mb=int(limits.get("memory_limit_mb", 2048)),
+    )
+
+
+@pytest.mark.parametrize("path", [p for p in SOLUTIONS if p.name not in SLOW_CASES], ids=str)
+def test_solution_program_gets_its_expected_verdict(
+    fake_toolchain: FakeToolchain, path: Path
+) -> None:
+    outcome, reason, axioms = expected(path)
+
+    verdict = judge_lean(job(path.read_bytes()))
+
+    assert (verdict.verdict, verdict.reason) == (outcome, reason), verdict.detail
+    if axioms:
+        assert verdict.axioms == axioms
+    assert verdict.judge_version.endswith(FAKE_VERSION_SUFFIX)
+    assert verdict.detail.startswith("[FAKE Lean toolchain, test fixture] ")
+
+
+def test_accepted_verdict_is_marked_as_faked_and_reports_times(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.ACCEPTED
+    assert verdict.reason is None
+    assert verdict.axioms == ()
+    assert verdict.judge_version.endswith("+FAKE-lean-toolchain")
+    assert verdict.build_time_s is not None and verdict.build_time_s > 0
+    assert verdict.kernel_time_s is None  # `lake comparator` has no measurement adapter
+    assert verdict.max_memory_mb is not None and verdict.max_memory_mb > 0
+
+
+def test_steps_run_in_order_and_comparator_gets_the_bridge_config(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    judge_lean(job(program("solutions/ok.lean")))
+
+    assert fake_toolchain.lake_builds() == [
+        "Verifier",
+        "JudgeChallenge",
+        "JudgeAudit",
+        "Submission",
+        "Solution",
+        "JudgeAxioms",
+    ]
+    [config] = fake_toolchain.comparator_configs()
+    assert config == {
+        "challenge_module": "JudgeChallenge",
+        "solution_module": "Solution",
+        "theorem_names": ["judge_answer"],
+        "definition_names": [],
+        "permitted_axioms": ["propext", "Classical.choice", "Quot.sound"],
+        "external_kernels": {"nanoda": [str(fake_toolchain.root / "bin" / "nanoda_bin")]},
+    }
+    [comparator_call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    assert comparator_call["argv"] == ["comparator", "--config", "judge-comparator.json"]
+
+
+def test_paranoid_mode_adds_the_flag(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_LEAN_PARANOID", "1")
+    judge_lean(job(program("solutions/ok.lean")))
+
+    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    assert call["argv"] == ["comparator", "--config", "judge-comparator.json", "--paranoid"]
+
+
+def test_type_spec_becomes_a_definition_hole_with_a_def_bridge(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    solution = "import Verifier\ndef answer : Spec := ⟨(17, 23), by decide⟩\n"
+
+    verdict = judge_lean(job(solution, verifier="factor_391.lean"))
+
+    assert verdict.verdict is Outcome.ACCEPTED
+    # `theorem` is tried first and fails for a Type; `def` then builds.
+    assert fake_toolchain.lake_builds()[:3] == ["Verifier", "JudgeChallenge", "JudgeChallenge"]
+    [config] = fake_toolchain.comparator_configs()
+    assert config["theorem_names"] == []
+    assert config["definition_names"] == ["judge_answer"]
+    bridge = [c for c in fake_toolchain.calls("lake") if c["argv"] == ["build", "Solution"]]
+    assert len(bridge) == 1
+
+
+def test_verifier_widening_reaches_permitted_axioms(fake_toolchain: FakeToolchain) -> None:
+    judge_lean(job(program("solutions/ok.lean"), verifier="widened.lean"))
+
+    [config] = fake_toolchain.comparator_configs()
+    assert config["permitted_axioms"] == [
+        "propext",
+        "Classical.choice",
+        "Quot.sound",
+        "Choice.strong",
+    ]
+
+
+def test_solution_allow_line_never_widens(fake_toolchain: FakeToolchain) -> None:
+    verdict = judge_lean(job(program("solutions/native_decide.lean")))
+
+    assert verdict.reason is Reason.AXIOM_VIOLATION
+    assert "native_decide" in verdict.detail
+    [config] = fake_toolchain.comparator_configs() or [None]
+    assert config is None  # rejected before Comparator, and nothing widened anywhere
+    probe = fake_toolchain.calls("lake")
+    assert all("Lean.ofReduceBool" not in str(call) for call in probe)
+
+
+def test_comparator_decoy_output_with_exit_1_is_a_rejection(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    verdict = judge_lean(job(program("solutions/decoy.lean")))
+
+    assert verdict.verdict is Outcome.REJECTED
+    assert verdict.reason is Reason.STATEMENT_MISMATCH
+    assert "okay" not in verdict.detail.lower()
+
+
+def test_verifier_is_built_once_and_reused_read_only(fake_toolchain: FakeToolchain) -> None:
+    first = judge_lean(job(program("solutions/ok.lean")))
+    second = judge_lean(job(program("solutions/compile_error.lean")))
+    third = judge_lean(job(program("solutions/ok.lean")))
+
+    assert [v.verdict for v in (first, second, third)] == [
+        Outcome.ACCEPTED,
+        Outcome.REJECTED,
+        Outcome.ACCEPTED,
+    ]
+    builds = fake_toolchain.lake_builds()
+    assert builds.count("Verifier") == 1
+    assert builds.count("JudgeChallenge") == 1
+    assert builds.count("JudgeAudit") == 1
+    [entry] = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
+    assert (entry / "prepared.json").is_file()
+    challenge = entry / "build" / ".lake" / "build" / "lib" / "lean" / "JudgeChallenge.olean"
+    assert challenge.read_text() == "FAKE OLEAN JudgeChallenge prepared"
+    assert not os.access(entry / "build", os.W_OK) or os.geteuid() == 0
+    assert (challenge.stat().st_mode & 0o222) == 0
+    # Every solution step wrote only into its own job folder, never into the prepared build.
+    for call in fake_toolchain.calls("lake"):
+        if call["argv"][:2] in (["build", "Submission"], ["build", "Solution"]):
+            assert call["upper"].startswith(str(fake_toolchain.work_dir))
+            assert str(entry / "build") in call["layers"]
+
+
+def test_tampered_challenge_in_the_solution_layer_never_reaches_comparator(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    verdict = judge_lean(job(program("solutions/tamper.lean")))
+
+    # The fake comparator accepts iff it sees the forged olean: the layer order must hide it.
+    assert verdict.verdict is Outcome.REJECTED
+    assert verdict.reason is Reason.STATEMENT_MISMATCH
+
+
+def test_job_folders_are_removed_afterwards(fake_toolchain: FakeToolchain) -> None:
+    judge_lean(job(program("solutions/ok.lean")))
+
+    assert list(fake_toolchain.work_dir.iterdir()) == []
+
+
+def test_build_that_hangs_is_killed_with_its_whole_tree(
+    fake_toolchain: FakeToolchain, tmp_path: Path
+) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    fake_toolchain.configure(grandchild_pid_file=str(pid_file))
+    started = time.monotonic()
+
+    verdict = judge_lean(job(program("solutions/hang.lean"), time_limit_s=1.5))
+
+    assert verdict.verdict is Outcome.REJECTED
+    assert verdict.reason is Reason.TIME_LIMIT
+    assert time.monotonic() - started < 10
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 2
+    while Path(f"/proc/{grandchild}").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    alive = Path(f"/proc/{grandchild}/stat").exists() and (
+        Path(f"/proc/{grandchild}/stat").read_text().split(") ")[1][0] not in "ZX"
+    )
+    assert not alive, "the detached grandchild of the build survived the kill"
+
+
+def test_comparator_that_hangs_is_a_time_limit(fake_toolchain: FakeToolchain) -> None:
+    verdict = judge_lean(job(program("solutions/comparator_hang.lean"), time_limit_s=1.5))
+
+    assert (verdict.verdict, verdict.reason) == (Outcome.REJECTED, Reason.TIME_LIMIT)
+
+
+def test_build_that_allocates_past_the_budget_is_a_memory_limit(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    verdict = judge_lean(job(program("solutions/alloc.lean"), memory_limit_mb=100))
+
+    assert (verdict.verdict, verdict.reason) == (Outcome.REJECTED, Reason.MEMORY_LIMIT)
+    assert verdict.max_memory_mb is not None and verdict.max_memory_mb > 100
+
+
+def test_sandbox_that_cannot_start_is_a_judge_error_not_a_compile_error(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    fake_toolchain.configure(bwrap_broken=True)
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert "sandbox" in verdict.detail
+    assert fake_toolchain.calls("lake") == []
+
+
+@pytest.mark.parametrize(
+    ("solution", "detail"),
+    [
+        (b"x" * 65_537, "solution is 65537 bytes; the limit is 65536 bytes"),
+        (b"theorem answer : Spec := \xff", "solution is not valid UTF-8 (byte 25)"),
+    ],
+)
+def test_pre_checks_reject_without_running_anything(
+    fake_toolchain: FakeToolchain, solution: bytes, detail: str
+) -> None:
+    verdict = judge_lean(job(solution))
+
+    assert (verdict.verdict, verdict.reason, verdict.detail) == (
+        Outcome.REJECTED,
+        Reason.INVALID_SOLUTION,
+        detail,
+    )
+    assert fake_toolchain.calls() == []
+
+
+@pytest.mark.parametrize(
+    ("verifier", "message"),
+    [
+        ("verifier_sorry.lean", "helper uses sorryAx"),
+        ("verifier_compile_error.lean", "the verifier does not compile (first error at line 3"),
+        ("no_spec.lean", "must define a root-level `Spec : Prop`"),
+        ("native_allowed.lean", "`Lean.ofReduceBool` cannot be honoured"),
+    ],
+)
+def test_unfit_verifier_is_a_judge_error_and_no_solution_is_built(
+    fake_toolchain: FakeToolchain, verifier: str, message: str
+) -> None:
+    verdict = judge_lean(job(program("solutions/ok.lean"), verifier=verifier))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert message in verdict.detail
+    assert "Submission" not in fake_toolchain.lake_builds()
+
+
+def test_without_toolchain_the_verdict_is_judge_error(no_toolchain: None) -> None:
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert verdict.detail == "no Lean toolchain on this server"
+
+
+def test_bad_limits_are_a_judge_error_not_an_exception(fake_toolchain: FakeToolchain) -> None:
+    verdict = judge_lean(job(program("solutions/ok.lean"), time_limit_s=0))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert fake_toolchain.calls() == []
