@@ -1,0 +1,115 @@
+"""Permission-checked fetchers: "missing" and "not yours" raise the same NotFound.
+
+Every API view and page that fetches an object by id on behalf of a user goes through one of
+these (Zulip's ``access_stream_by_id``): there is no other way to learn that an id exists.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
+
+from market.exceptions import NotFound
+from market.models import Entitlement, Order, Problem, ProblemStatus, Solution
+from verifiers.models import Verifier, VerifierStatus
+
+PUBLIC_PROBLEM_STATUSES = (ProblemStatus.PUBLISHED, ProblemStatus.RETIRED)
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def _user_id(user: User | None) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def access_problem(*, user: User | None, problem_id: int) -> Problem:
+    """A published or retired problem, or the caller's own draft."""
+    visible = Q(status__in=PUBLIC_PROBLEM_STATUSES)
+    if (uid := _user_id(user)) is not None:
+        visible |= Q(author_id=uid)
+    problem = Problem.objects.filter(visible, pk=problem_id).first()
+    if problem is None:
+        raise NotFound("no such problem")
+    return problem
+
+
+def access_own_problem(*, user: User | None, problem_id: int) -> Problem:
+    """A problem the caller authored, in any state."""
+    problem = Problem.objects.filter(pk=problem_id, author_id=_user_id(user)).first()
+    if problem is None or _user_id(user) is None:
+        raise NotFound("no such problem")
+    return problem
+
+
+def access_verifier(*, user: User | None, verifier_id: int) -> Verifier:
+    """A published or retired verifier of a visible problem, or any verifier of the caller's."""
+    uid = _user_id(user)
+    visible = Q(
+        problem__status__in=PUBLIC_PROBLEM_STATUSES,
+        status__in=(VerifierStatus.PUBLISHED, VerifierStatus.RETIRED),
+    )
+    if uid is not None:
+        visible |= Q(problem__author_id=uid)
+    verifier = Verifier.objects.select_related("problem").filter(visible, pk=verifier_id).first()
+    if verifier is None:
+        raise NotFound("no such verifier")
+    return verifier
+
+
+def access_own_verifier(*, user: User | None, verifier_id: int) -> Verifier:
+    uid = _user_id(user)
+    verifier = (
+        Verifier.objects.select_related("problem")
+        .filter(pk=verifier_id, problem__author_id=uid)
+        .first()
+    )
+    if verifier is None or uid is None:
+        raise NotFound("no such verifier")
+    return verifier
+
+
+def access_solution(*, user: User | None, solution_id: int) -> Solution:
+    """A solution the caller submitted, or one they bought (hold an entitlement to).
+
+    Nobody else learns that it exists; whoever may see it may read its text.
+    """
+    uid = _user_id(user)
+    if uid is None:
+        raise NotFound("no such solution")
+    solution = (
+        Solution.objects.select_related("verifier_version__verifier", "problem")
+        .filter(pk=solution_id)
+        .filter(Q(solver_id=uid) | Q(entitlements__user_id=uid))
+        .distinct()
+        .first()
+    )
+    if solution is None:
+        raise NotFound("no such solution")
+    return solution
+
+
+def access_own_solution(*, user: User | None, solution_id: int) -> Solution:
+    """A solution the caller submitted (to offer it for sale)."""
+    uid = _user_id(user)
+    solution = Solution.objects.filter(pk=solution_id, solver_id=uid).first()
+    if solution is None or uid is None:
+        raise NotFound("no such solution")
+    return solution
+
+
+def can_read_solution_text(*, user: User | None, solution: Solution) -> bool:
+    uid = _user_id(user)
+    if uid is None:
+        return False
+    return (
+        solution.solver_id == uid
+        or Entitlement.objects.filter(user_id=uid, solution_id=solution.pk).exists()
+    )
+
+
+def access_own_order(*, user: User | None, order_id: int) -> Order:
+    uid = _user_id(user)
+    order = Order.objects.select_related("problem").filter(pk=order_id, owner_id=uid).first()
+    if order is None or uid is None:
+        raise NotFound("no such order")
+    return order

@@ -1,0 +1,170 @@
+"""API views for authors: draft problems and verifiers, dry runs, publishing, retiring.
+
+Each calls one function of :mod:`verifiers.services.publishing` (the same functions the author
+pages call) after fetching the object through an ``access_own_*`` fetcher.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from market import access
+from market.api import serializers as s
+from market.api.idempotency import idempotent
+from market.api.views import ListView, _body
+from verifiers import selectors as verifier_selectors
+from verifiers.services import publishing
+
+
+def _problem_body(problem_id: int) -> dict[str, object]:
+    from market.models import Problem
+
+    return s.AuthorProblemSerializer(Problem.objects.get(pk=problem_id)).data  # type: ignore[return-value]
+
+
+class AuthorProblemListView(ListView):
+    @extend_schema(
+        responses=s.AuthorProblemSerializer(many=True), summary="My problems, in every state"
+    )
+    def get(self, request: Request) -> Response:
+        problems = verifier_selectors.list_author_problems(author=request.user)
+        return self.paginated(problems, s.AuthorProblemSerializer)
+
+    @extend_schema(
+        request=s.ProblemCreateSerializer,
+        responses={201: s.AuthorProblemSerializer},
+        summary="Create a draft problem",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _body(s.ProblemCreateSerializer, request)
+        problem = publishing.create_problem(author=request.user, **data)
+        return Response(_problem_body(problem.pk), status=status.HTTP_201_CREATED)
+
+
+class AuthorProblemDetailView(GenericAPIView):
+    @extend_schema(responses=s.AuthorProblemSerializer, summary="One of my problems")
+    def get(self, request: Request, pk: int) -> Response:
+        problem = access.access_own_problem(user=request.user, problem_id=pk)
+        return Response(_problem_body(problem.pk))
+
+    @extend_schema(
+        request=s.ProblemUpdateSerializer,
+        responses=s.AuthorProblemSerializer,
+        summary="Edit my draft problem",
+    )
+    @idempotent
+    def patch(self, request: Request, pk: int) -> Response:
+        problem = access.access_own_problem(user=request.user, problem_id=pk)
+        data = _body(s.ProblemUpdateSerializer, request)
+        publishing.update_problem(author=request.user, problem=problem, **data)
+        return Response(_problem_body(problem.pk))
+
+
+class AuthorProblemPublishView(GenericAPIView):
+    @extend_schema(
+        request=None,
+        responses=s.AuthorProblemSerializer,
+        summary="Publish my draft problem with its draft verifiers",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        problem = access.access_own_problem(user=request.user, problem_id=pk)
+        publishing.publish_problem(author=request.user, problem=problem)
+        return Response(_problem_body(problem.pk))
+
+
+class AuthorProblemRetireView(GenericAPIView):
+    @extend_schema(
+        request=None,
+        responses=s.AuthorProblemSerializer,
+        summary="Retire my problem: no new solutions or orders; existing ones stay valid",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        problem = access.access_own_problem(user=request.user, problem_id=pk)
+        publishing.retire_problem(author=request.user, problem=problem)
+        return Response(_problem_body(problem.pk))
+
+
+class AuthorVerifierCreateView(GenericAPIView):
+    @extend_schema(
+        request=s.VerifierCreateSerializer,
+        responses={201: s.AuthorVerifierSerializer},
+        summary="Add a draft verifier to my problem",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        problem = access.access_own_problem(user=request.user, problem_id=pk)
+        data = _body(s.VerifierCreateSerializer, request)
+        verifier = publishing.create_verifier(author=request.user, problem=problem, **data)
+        return Response(s.AuthorVerifierSerializer(verifier).data, status=status.HTTP_201_CREATED)
+
+
+class AuthorVerifierDetailView(GenericAPIView):
+    @extend_schema(responses=s.AuthorVerifierSerializer, summary="One of my verifiers")
+    def get(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        return Response(s.AuthorVerifierSerializer(verifier).data)
+
+    @extend_schema(
+        request=s.VerifierUpdateSerializer,
+        responses=s.AuthorVerifierSerializer,
+        summary="Edit my verifier's draft (a published one gets a new version on publish)",
+    )
+    @idempotent
+    def patch(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        data = _body(s.VerifierUpdateSerializer, request)
+        verifier = publishing.update_verifier(author=request.user, verifier=verifier, **data)
+        return Response(s.AuthorVerifierSerializer(verifier).data)
+
+
+class AuthorDryRunView(ListView):
+    @extend_schema(responses=s.DryRunSerializer(many=True), summary="My verifier's dry runs")
+    def get(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        return self.paginated(
+            verifier_selectors.list_dry_runs(verifier=verifier), s.DryRunSerializer
+        )
+
+    @extend_schema(
+        request=None,
+        responses={201: s.DryRunSerializer},
+        summary="Dry-run the draft against its reference and wrong samples (synchronous)",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        dry_run = publishing.run_dry_run(author=request.user, verifier=verifier)
+        return Response(s.DryRunSerializer(dry_run).data, status=status.HTTP_201_CREATED)
+
+
+class AuthorVerifierPublishView(GenericAPIView):
+    @extend_schema(
+        request=None,
+        responses={201: s.VerifierVersionSerializer},
+        summary="Publish the draft as a new immutable version (needs a passing dry run)",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        version = publishing.publish_verifier(author=request.user, verifier=verifier)
+        return Response(s.VerifierVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+
+class AuthorVerifierRetireView(GenericAPIView):
+    @extend_schema(
+        request=None,
+        responses=s.AuthorVerifierSerializer,
+        summary="Retire my verifier: no new submissions; solutions and asks stay valid",
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        verifier = publishing.retire_verifier(author=request.user, verifier=verifier)
+        return Response(s.AuthorVerifierSerializer(verifier).data)

@@ -1,0 +1,172 @@
+"""`Idempotency-Key` on state-changing endpoints (IETF draft-ietf-httpapi-idempotency-key).
+
+- Same key, same request (method, path, body): the first response is replayed (with
+  ``Idempotent-Replayed: true``) and nothing changes again.
+- Same key, different request: 422 ``api:idempotency-key-reused``.
+- Same key while the first request is still running: 409 ``api:idempotency-in-progress``.
+
+Keys are scoped to the authenticated user and kept for 24 hours. Responses below 500 are
+stored, refusals included (a retried refusal is refused the same way); a 5xx or a crash
+deletes the record so the request can be retried. A record left in progress by a killed
+process is taken over after ``IN_PROGRESS_LEASE``. The key is optional: without it a request is
+simply executed. Requests without a user (creating a token with a password) are not recorded.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.core.files.uploadedfile import UploadedFile
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from market.api.errors import ApiError
+from market.api.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+RETENTION = timedelta(hours=24)
+IN_PROGRESS_LEASE = timedelta(minutes=5)
+_REPLAYED_HEADERS = ("Location", "ETag")
+
+
+def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
+    """Wrap a view method (post/patch/put/delete) with Idempotency-Key semantics.
+
+    Runs after authentication, permissions and throttling (inside the view's handler).
+    """
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        user = request.user
+        if key is None or not (user and user.is_authenticated):
+            return handler(view, request, *args, **kwargs)
+        if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
+            raise ApiError(
+                code="api:invalid-idempotency-key",
+                message=f"{HEADER} must be 1 to {MAX_KEY_LENGTH} printable characters",
+                status=400,
+                fields={HEADER: ["invalid"]},
+            )
+        fingerprint = request_fingerprint(request)
+        record = _claim(user_id=user.pk, key=key, request=request, fingerprint=fingerprint)
+        if record.state == IdempotencyRecord.State.COMPLETED:
+            return _replay(record)
+        try:
+            try:
+                response = handler(view, request, *args, **kwargs)
+            except Exception as exc:
+                response = view.handle_exception(exc)  # re-raises what is not an API error
+        except BaseException:
+            IdempotencyRecord.objects.filter(pk=record.pk).delete()
+            raise
+        if response.status_code >= 500:
+            IdempotencyRecord.objects.filter(pk=record.pk).delete()
+            return response
+        body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+        headers = {h: response[h] for h in _REPLAYED_HEADERS if response.has_header(h)}
+        IdempotencyRecord.objects.filter(pk=record.pk).update(
+            state=IdempotencyRecord.State.COMPLETED,
+            response_status=response.status_code,
+            response_body=body,
+            response_headers=headers,
+            completed_at=timezone.now(),
+        )
+        return response
+
+    return wrapper
+
+
+def request_fingerprint(request: Request) -> str:
+    """sha256 of method, path and the parsed body (uploaded files by their content hash).
+
+    Parsed, not raw: a multipart body's boundary changes from one send to the next.
+    """
+    data: Any = request.data
+    if hasattr(data, "lists"):  # a QueryDict (form or multipart)
+        body: Any = {k: sorted(str(v) for v in values) for k, values in data.lists()}
+    else:
+        body = data
+    files = {}
+    for name, upload in sorted(request.FILES.items()):
+        files[name] = _file_sha256(upload)
+    payload = json.dumps(
+        {"method": request.method, "path": request.path, "body": body, "files": files},
+        sort_keys=True,
+        cls=DjangoJSONEncoder,
+        default=str,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _file_sha256(upload: UploadedFile) -> str:
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    return digest.hexdigest()
+
+
+def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> IdempotencyRecord:
+    """Insert the in-progress record, or return/refuse on the existing one."""
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return IdempotencyRecord.objects.create(
+                    user_id=user_id,
+                    key=key,
+                    method=request.method or "",
+                    path=request.path[:500],
+                    request_sha256=fingerprint,
+                )
+        except IntegrityError:
+            pass
+        existing = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
+        if existing is None:
+            continue  # deleted meanwhile (a 5xx): try to claim again
+        now = timezone.now()
+        expired = existing.created_at < now - RETENTION
+        stale = (
+            existing.state == IdempotencyRecord.State.IN_PROGRESS
+            and existing.created_at < now - IN_PROGRESS_LEASE
+        )
+        if expired or stale:
+            IdempotencyRecord.objects.filter(
+                pk=existing.pk, created_at=existing.created_at
+            ).delete()
+            continue
+        if existing.request_sha256 != fingerprint:
+            raise ApiError(
+                code="api:idempotency-key-reused",
+                message=f"this {HEADER} was already used for a different request",
+                status=422,
+                fields={HEADER: ["already used for a different request"]},
+            )
+        if existing.state == IdempotencyRecord.State.IN_PROGRESS:
+            raise ApiError(
+                code="api:idempotency-in-progress",
+                message=f"a request with this {HEADER} is still in progress; retry later",
+                status=409,
+            )
+        return existing
+    raise ApiError(
+        code="api:idempotency-in-progress",
+        message=f"a request with this {HEADER} is contended; retry later",
+        status=409,
+    )
+
+
+def _replay(record: IdempotencyRecord) -> Response:
+    assert record.response_status is not None
+    headers = dict(record.response_headers or {})
+    headers["Idempotent-Replayed"] = "true"
+    return Response(record.response_body, status=record.response_status, headers=headers)

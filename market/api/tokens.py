@@ -1,0 +1,78 @@
+"""Creating and revoking API tokens (the writes of the token resource)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from django.utils import timezone
+
+from market.api.models import ApiToken
+from market.exceptions import InvalidOrder, NotFound
+
+KEY_PREFIX = "fm"
+MAX_ACTIVE_TOKENS = 20
+# Writing last_used_at on every request would make each read a write: once a minute is enough.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class InvalidToken(InvalidOrder):
+    code = "api:invalid-token-request"
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def create_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+    """Create a token for ``user``; returns the row and the key, which is never stored."""
+    name = (name or "").strip()
+    if not name or len(name) > 100:
+        raise InvalidToken("invalid token name", fields={"name": ["1 to 100 characters"]})
+    active = ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).count()
+    if active >= MAX_ACTIVE_TOKENS:
+        raise InvalidToken(
+            f"at most {MAX_ACTIVE_TOKENS} active tokens; revoke one first",
+            fields={"name": ["too many active tokens"]},
+        )
+    prefix = secrets.token_hex(6)
+    key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+    token = ApiToken.objects.create(
+        user_id=user.pk, name=name, prefix=prefix, key_sha256=hash_key(key)
+    )
+    return token, key
+
+
+def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
+    """Revoke one of the user's tokens (revoking twice changes nothing)."""
+    token = ApiToken.objects.filter(pk=token_id, user_id=user.pk).first()
+    if token is None:
+        raise NotFound("no such token")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def find_active_token(key: str) -> ApiToken | None:
+    """The active token whose key is ``key``, compared in constant time; marks it used."""
+    parts = key.split("_", 2)
+    if len(parts) != 3 or parts[0] != KEY_PREFIX:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(prefix=parts[1], revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not hmac.compare_digest(token.key_sha256, hash_key(key)):
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION)
+        ).update(last_used_at=now)
+    return token

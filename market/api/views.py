@@ -1,0 +1,396 @@
+"""API views for solvers and buyers: each parses input, makes one service or selector call
+(through an ``access_*`` fetcher for objects), and renders the result."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+
+from market import access, selectors
+from market.api import serializers as s
+from market.api.idempotency import idempotent
+from market.api.models import ApiToken
+from market.api.tokens import create_api_token, revoke_api_token
+from market.models import OrderSide, Solution
+from market.money import Money
+from market.services.orders import cancel_order, place_ask, place_bid
+from market.services.solutions import submit_solution
+from verifiers.selectors import get_active_version
+
+
+def _params(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+    params = serializer_class(data=request.query_params)
+    params.is_valid(raise_exception=True)
+    return dict(params.validated_data)
+
+
+def _body(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+    if not hasattr(request.data, "get"):  # a JSON array or scalar instead of an object
+        raise exceptions.ValidationError({"non_field_errors": ["expected a JSON object"]})
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return dict(data.validated_data)
+
+
+def _not_modified(request: Request, etag: str) -> Response | None:
+    """304 when the client's If-None-Match names ``etag`` (cheap polling)."""
+    header = request.headers.get("If-None-Match", "")
+    if etag in [tag.strip() for tag in header.split(",")] or header.strip() == "*":
+        return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    return None
+
+
+NOT_MODIFIED = OpenApiResponse(description="Not modified (If-None-Match matched the ETag)")
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False
+)
+
+
+class ListView(GenericAPIView):
+    """A paginated list built from a selector's queryset."""
+
+    def paginated(self, queryset: QuerySet[Any], serializer_class: type[Serializer]) -> Response:
+        page = self.paginate_queryset(queryset)
+        data = serializer_class(page, many=True, context=self.get_serializer_context()).data
+        return self.get_paginated_response(data)
+
+
+# --- identity -------------------------------------------------------------------------------
+
+
+class MeView(GenericAPIView):
+    @extend_schema(responses=s.MeSerializer, summary="The authenticated user")
+    def get(self, request: Request) -> Response:
+        return Response({"id": request.user.pk, "username": request.user.get_username()})
+
+
+class TokenListView(ListView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.TokenSerializer(many=True), summary="My API tokens (no keys)")
+    def get(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        tokens = ApiToken.objects.filter(user_id=request.user.pk).order_by("-id")
+        return self.paginated(tokens, s.TokenSerializer)
+
+    @extend_schema(
+        request=s.TokenCreateSerializer,
+        responses={201: s.TokenCreatedSerializer},
+        summary="Create an API token (the key is shown once)",
+        description="Logged in (session or token): give a name. Otherwise also give your "
+        "username and password.",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _body(s.TokenCreateSerializer, request)
+        user = request.user
+        if not user.is_authenticated:
+            if not data.get("username") or not data.get("password"):
+                raise exceptions.NotAuthenticated("log in, or give username and password")
+            user = authenticate(request, username=data["username"], password=data["password"])
+            if user is None:
+                raise exceptions.AuthenticationFailed("wrong username or password")
+        token, key = create_api_token(user=user, name=data["name"])
+        body = s.TokenSerializer(token).data
+        return Response({**body, "key": key}, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(GenericAPIView):
+    @extend_schema(responses=s.TokenSerializer, summary="Revoke a token")
+    @idempotent
+    def delete(self, request: Request, pk: int) -> Response:
+        token = revoke_api_token(user=request.user, token_id=pk)
+        return Response(s.TokenSerializer(token).data)
+
+
+# --- problems, verifiers, books -------------------------------------------------------------
+
+
+class ProblemListView(ListView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[s.ProblemFilterSerializer],
+        responses=s.ProblemListSerializer(many=True),
+        summary="Published problems (filters: language, demo, currency, status, q)",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.ProblemFilterSerializer, request)
+        problems = selectors.list_problems(
+            language=params.get("language"),
+            is_demo=params.get("demo"),
+            currency=params.get("currency"),
+            status=params.get("status"),
+            q=params.get("q") or None,
+        )
+        return self.paginated(problems, s.ProblemListSerializer)
+
+
+class ProblemDetailView(GenericAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.ProblemDetailSerializer, summary="A problem with its verifiers")
+    def get(self, request: Request, pk: int) -> Response:
+        problem = access.access_problem(user=request.user, problem_id=pk)
+        problem = selectors.get_problem_with_verifiers(problem=problem)
+        best = selectors.get_best_prices(problem=problem)
+        return Response(s.ProblemDetailSerializer(problem, context={"best_prices": best}).data)
+
+
+class OrderBookView(GenericAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("depth", OpenApiTypes.INT, description="price levels per side"),
+            IF_NONE_MATCH,
+        ],
+        responses={200: s.OrderBookSerializer, 304: NOT_MODIFIED},
+        summary="The order book: depth by price level, with its sequence number",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        problem = access.access_problem(user=request.user, problem_id=pk)
+        try:
+            depth = int(request.query_params.get("depth", selectors.MAX_BOOK_DEPTH))
+        except ValueError:
+            raise exceptions.ValidationError({"depth": ["an integer"]}) from None
+        if not 1 <= depth <= selectors.MAX_BOOK_DEPTH:
+            raise exceptions.ValidationError({"depth": [f"1 to {selectors.MAX_BOOK_DEPTH}"]})
+        etag = f'"book-{problem.pk}-{problem.book_sequence}-{depth}"'
+        if (not_modified := _not_modified(request, etag)) is not None:
+            return not_modified
+        book = selectors.get_order_book(problem=problem, depth=depth)
+        etag = f'"book-{problem.pk}-{book.sequence}-{depth}"'
+        return Response(s.OrderBookSerializer(book).data, headers={"ETag": etag})
+
+
+class ProblemTradesView(ListView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.PublicTradeSerializer(many=True), summary="Recent trades")
+    def get(self, request: Request, pk: int) -> Response:
+        problem = access.access_problem(user=request.user, problem_id=pk)
+        return self.paginated(
+            selectors.list_problem_trades(problem=problem), s.PublicTradeSerializer
+        )
+
+
+class VerifierDetailView(GenericAPIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=s.VerifierDetailSerializer,
+        summary="A verifier and its versions (source only when public)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        verifier = access.access_verifier(user=request.user, verifier_id=pk)
+        return Response(s.VerifierDetailSerializer(verifier).data)
+
+
+# --- solutions ------------------------------------------------------------------------------
+
+
+def _solution_etag(solution: Solution) -> str:
+    state = f"{solution.pk}:{solution.status}:{solution.judged_at}:{solution.pending_reason}"
+    return '"sol-' + hashlib.sha256(state.encode()).hexdigest()[:24] + '"'
+
+
+class SolutionListView(ListView):
+    @extend_schema(
+        parameters=[s.SolutionFilterSerializer],
+        responses=s.SolutionSerializer(many=True),
+        summary="My solutions, newest first (without their text)",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.SolutionFilterSerializer, request)
+        solutions = selectors.list_user_solutions(
+            user=request.user, problem_id=params.get("problem"), status=params.get("status")
+        )
+        return self.paginated(solutions, s.SolutionSerializer)
+
+    @extend_schema(
+        request={
+            "application/json": s.SolutionCreateSerializer,
+            "multipart/form-data": s.SolutionCreateSerializer,
+        },
+        responses={202: s.SolutionSerializer},
+        summary="Submit a solution (text or file, at most 64 KB); judged asynchronously",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _body(s.SolutionCreateSerializer, request)
+        verifier = access.access_verifier(user=request.user, verifier_id=data["verifier"])
+        version = (
+            get_active_version(verifier=verifier) or verifier.versions.order_by("-number").first()
+        )
+        if version is None:
+            from market.exceptions import SubmissionsClosed
+
+            raise SubmissionsClosed("this verifier has no published version")
+        text = data["file"].read() if "file" in data else data["text"]
+        solution = submit_solution(solver=request.user, verifier_version=version, text=text)
+        solution = selectors.get_solution_with_verdict(solution=solution)
+        body = s.SolutionSerializer(
+            solution, context={"request": request, "include_text": True}
+        ).data
+        return Response(
+            body,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": body["url"], "ETag": _solution_etag(solution)},
+        )
+
+
+class SolutionDetailView(GenericAPIView):
+    @extend_schema(
+        parameters=[IF_NONE_MATCH],
+        responses={200: s.SolutionSerializer, 304: NOT_MODIFIED},
+        summary="A solution with its verdict and text (its solver, or a buyer who owns a copy)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        solution = access.access_solution(user=request.user, solution_id=pk)
+        etag = _solution_etag(solution)
+        if (not_modified := _not_modified(request, etag)) is not None:
+            return not_modified
+        solution = selectors.get_solution_with_verdict(solution=solution)
+        body = s.SolutionSerializer(
+            solution, context={"request": request, "include_text": True}
+        ).data
+        return Response(body, headers={"ETag": etag})
+
+
+class SolutionStatusView(GenericAPIView):
+    @extend_schema(
+        parameters=[IF_NONE_MATCH],
+        responses={200: s.SolutionStatusSerializer, 304: NOT_MODIFIED},
+        summary="Cheap verdict polling: status and verdict only, with an ETag",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        solution = access.access_solution(user=request.user, solution_id=pk)
+        etag = _solution_etag(solution)
+        if (not_modified := _not_modified(request, etag)) is not None:
+            return not_modified
+        solution = selectors.get_solution_with_verdict(solution=solution)
+        return Response(s.SolutionStatusSerializer(solution).data, headers={"ETag": etag})
+
+
+# --- orders, trades, account ----------------------------------------------------------------
+
+
+class OrderListView(ListView):
+    @extend_schema(
+        parameters=[s.OrderFilterSerializer],
+        responses=s.OrderSerializer(many=True),
+        summary="My orders with their fills",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.OrderFilterSerializer, request)
+        orders = selectors.list_user_orders(
+            user=request.user,
+            problem_id=params.get("problem"),
+            status=params.get("status"),
+            side=params.get("side"),
+        )
+        return self.paginated(orders, s.OrderSerializer)
+
+    @extend_schema(
+        request=s.OrderCreateSerializer,
+        responses={201: s.OrderSerializer},
+        summary="Place a bid (on a problem) or an ask (for your ACCEPTED solution)",
+        description="A repeated client_order_id returns the existing order (201, same body).",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _body(s.OrderCreateSerializer, request)
+        price = Money(data["price_minor"], data["currency"])
+        if data["side"] == OrderSide.BID:
+            problem = access.access_problem(user=request.user, problem_id=data["problem"])
+            order = place_bid(
+                buyer=request.user,
+                problem=problem,
+                price=price,
+                quantity=data["quantity"],
+                client_order_id=data.get("client_order_id"),
+            )
+        else:
+            solution = access.access_own_solution(user=request.user, solution_id=data["solution"])
+            if data.get("problem") not in (None, solution.problem_id):
+                raise exceptions.ValidationError({"problem": ["not the solution's problem"]})
+            order = place_ask(
+                seller=request.user,
+                solution=solution,
+                price=price,
+                quantity=data["quantity"],
+                client_order_id=data.get("client_order_id"),
+            )
+        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        location = request.build_absolute_uri(reverse("api:order-detail", kwargs={"pk": order.pk}))
+        return Response(
+            s.OrderSerializer(order).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
+
+
+class OrderDetailView(GenericAPIView):
+    @extend_schema(responses=s.OrderSerializer, summary="One of my orders with its fills")
+    def get(self, request: Request, pk: int) -> Response:
+        order = access.access_own_order(user=request.user, order_id=pk)
+        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        return Response(s.OrderSerializer(order).data)
+
+
+class OrderCancelView(GenericAPIView):
+    @extend_schema(request=None, responses=s.OrderSerializer, summary="Cancel my open order")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        order = access.access_own_order(user=request.user, order_id=pk)
+        cancel_order(user=request.user, order_id=order.pk)
+        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        return Response(s.OrderSerializer(order).data)
+
+
+class MyTradeListView(ListView):
+    @extend_schema(
+        parameters=[s.TradeFilterSerializer],
+        responses=s.MyTradeSerializer(many=True),
+        summary="My trades, as buyer or seller",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.TradeFilterSerializer, request)
+        trades = selectors.list_user_trades(user=request.user, problem_id=params.get("problem"))
+        return self.paginated(trades, s.MyTradeSerializer)
+
+
+class BalanceView(GenericAPIView):
+    @extend_schema(
+        responses=s.BalanceSerializer(many=True),
+        summary="My balances per currency (available, held for open bids, pending)",
+    )
+    def get(self, request: Request) -> Response:
+        balances = selectors.list_balances(user=request.user)
+        return Response(s.BalanceSerializer(balances, many=True).data)
+
+
+class LedgerView(ListView):
+    @extend_schema(
+        parameters=[s.LedgerFilterSerializer],
+        responses=s.LedgerEntrySerializer(many=True),
+        summary="My ledger history (postings to my accounts), newest first",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.LedgerFilterSerializer, request)
+        entries = selectors.list_ledger_entries(user=request.user, currency=params.get("currency"))
+        return self.paginated(entries, s.LedgerEntrySerializer)
