@@ -136,6 +136,91 @@ JUDGE_LEAN_MAX_MEMORY_MB = env.int("JUDGE_LEAN_MAX_MEMORY_MB", default=8192)
 # --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
 STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
+# Payments (market/payments; docs/payments.md). Amounts in USD cents.
+STRIPE_WEBHOOK_TOLERANCE_S = env.int("STRIPE_WEBHOOK_TOLERANCE_S", default=300)
+STRIPE_MAX_NETWORK_RETRIES = env.int("STRIPE_MAX_NETWORK_RETRIES", default=2)
+STRIPE_CONNECT_COUNTRY = env("STRIPE_CONNECT_COUNTRY", default="us")
+STRIPE_CONNECT_DASHBOARD = env("STRIPE_CONNECT_DASHBOARD", default="express")
+PAYMENTS_PUBLIC_BASE_URL = env("PAYMENTS_PUBLIC_BASE_URL", default="")
+DEPOSIT_MIN_MINOR = env.int("DEPOSIT_MIN_MINOR", default=500)
+DEPOSIT_MAX_MINOR = env.int("DEPOSIT_MAX_MINOR", default=100_000)
+PAYOUT_MIN_MINOR = env.int("PAYOUT_MIN_MINOR", default=1_000)
+PAYOUT_FEE_FIXED_MINOR = env.int("PAYOUT_FEE_FIXED_MINOR", default=25)
+PAYOUT_FEE_BPS = env.int("PAYOUT_FEE_BPS", default=0)
+PROCEEDS_HOLD_WINDOW_S = env.int("PROCEEDS_HOLD_WINDOW_S", default=7 * 24 * 3600)
+PAYOUT_STUCK_AFTER_S = env.int("PAYOUT_STUCK_AFTER_S", default=15 * 60)
+CELERY_BEAT_SCHEDULE["payments-release-proceeds"] = {
+    "task": "payments.release_matured_proceeds",
+    "schedule": env.float("PROCEEDS_RELEASE_EVERY_S", default=300.0),
+    "options": {"queue": "default", "expires": 600},
+}
+CELERY_BEAT_SCHEDULE["payments-retry-stuck-withdrawals"] = {
+    "task": "payments.retry_stuck_withdrawals",
+    "schedule": env.float("PAYOUT_RETRY_EVERY_S", default=600.0),
+    "options": {"queue": "default", "expires": 1200},
+}
+
+# --- REST API (market/api; docs/api.md) ------------------------------------------------------
+# Throttle counters live in their own cache: Redis when configured (shared by all web
+# processes), else process-local memory (the embedded default).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+    ),
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "market.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.MultiPartParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "market.api.throttling.ReadThrottle",
+        "market.api.throttling.WriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "read": env("API_THROTTLE_READ", default="600/min"),
+        "write": env("API_THROTTLE_WRITE", default="120/min"),
+    },
+    "DEFAULT_PAGINATION_CLASS": "market.api.pagination.IdCursorPagination",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "market.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "FormalMarket API",
+    "DESCRIPTION": "Problems, solutions, order books, orders and authoring. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "OrderStatusEnum": "market.models.orders.OrderStatus",
+        "OrderSideEnum": "market.models.orders.OrderSide",
+        "SolutionStatusEnum": "market.models.problems.SolutionStatus",
+        "ProblemStatusEnum": "market.models.problems.ProblemStatus",
+        "PublicProblemStatusEnum": ["published", "retired"],
+    },
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 1, "maximum": 999_999_999_999_999_999},
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "market.api.schema.add_error_responses",
+    ],
+}
 
 LOGGING = {
     "version": 1,
