@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from market.exceptions import CurrencyMismatch, InsufficientFunds
@@ -28,6 +28,33 @@ def get_user_account(*, user_id: int, currency: str, kind: AccountKind) -> Accou
 def get_system_account(*, currency: str, kind: AccountKind) -> Account:
     account, _ = Account.objects.get_or_create(owner=None, currency=currency, kind=kind)
     return account
+
+
+def get_user_accounts(
+    *, keys: Iterable[tuple[int, AccountKind]], currency: str
+) -> dict[tuple[int, AccountKind], Account]:
+    """Fetch (creating when missing) the user accounts ``(user_id, kind)`` of one currency.
+
+    Missing accounts are created in ascending ``(user_id, kind)`` order. A transaction that
+    creates an account holds its unique-index entry until it commits, so two transactions
+    creating two accounts in opposite orders would deadlock; one global order cannot.
+    """
+    wanted = sorted(set(keys))
+    found = {
+        (a.owner_id, a.kind): a
+        for a in Account.objects.filter(
+            owner_id__in={user_id for user_id, _ in wanted},
+            currency=currency,
+            kind__in={kind for _, kind in wanted},
+        )
+    }
+    result: dict[tuple[int, AccountKind], Account] = {}
+    for user_id, kind in wanted:
+        account = found.get((user_id, kind))
+        if account is None:
+            account = get_user_account(user_id=user_id, currency=currency, kind=kind)
+        result[(user_id, AccountKind(kind))] = account
+    return result
 
 
 def lock_accounts(accounts: Iterable[Account]) -> dict[int, Account]:
@@ -112,19 +139,32 @@ def transfer(
 ) -> LedgerTransaction:
     """Lock the accounts of ``legs`` and record one transaction, atomically.
 
-    With an ``idempotency_key`` already used, returns the first transaction and moves nothing.
+    With an ``idempotency_key`` already used, returns the first transaction and moves nothing
+    (the key names the movement; its legs are not compared). Two concurrent calls with one key
+    move money once: the loser's insert waits on the unique key, fails when the winner commits,
+    and answers with the winner's transaction.
     """
-    with transaction.atomic():
-        if idempotency_key is not None:
-            existing = LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return existing
-        locked = lock_accounts(account for account, _ in legs)
-        return record_transaction(
-            kind=kind,
-            currency=currency,
-            legs=legs,
-            locked=locked,
-            memo=memo,
-            idempotency_key=idempotency_key,
-        )
+    try:
+        with transaction.atomic():
+            # Lock first, then look for the key: a concurrent call with the same key that
+            # touches the same accounts has committed by the time the locks are ours.
+            locked = lock_accounts(account for account, _ in legs)
+            if idempotency_key is not None:
+                existing = LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
+                if existing is not None:
+                    return existing
+            return record_transaction(
+                kind=kind,
+                currency=currency,
+                legs=legs,
+                locked=locked,
+                memo=memo,
+                idempotency_key=idempotency_key,
+            )
+    except IntegrityError:
+        if idempotency_key is None:
+            raise
+        existing = LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return existing

@@ -47,9 +47,10 @@ from market.models import (
     Trade,
 )
 from market.money import Money
+from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
 from market.services.ledger import (
     get_system_account,
-    get_user_account,
+    get_user_accounts,
     lock_accounts,
     record_transaction,
 )
@@ -124,12 +125,12 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
         if order.status != OrderStatus.OPEN:
             raise OrderNotOpen(f"the order is already {order.status}")
         if order.side == OrderSide.BID:
-            available = get_user_account(
-                user_id=order.owner_id, currency=order.currency, kind=AccountKind.AVAILABLE
+            mine = get_user_accounts(
+                keys=[(order.owner_id, AccountKind.AVAILABLE), (order.owner_id, AccountKind.HELD)],
+                currency=order.currency,
             )
-            held = get_user_account(
-                user_id=order.owner_id, currency=order.currency, kind=AccountKind.HELD
-            )
+            available = mine[(order.owner_id, AccountKind.AVAILABLE)]
+            held = mine[(order.owner_id, AccountKind.HELD)]
             locked = lock_accounts([available, held])
             amount = order.price_minor * order.remaining
             record_transaction(
@@ -147,7 +148,13 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
 
 
 def _lock_problem(problem_id: int) -> Problem:
-    return Problem.objects.select_for_update().get(pk=problem_id)
+    """Serialise everything that reads or changes ``problem_id``'s book (inside an atomic block).
+
+    FOR NO KEY UPDATE, not FOR UPDATE: it still excludes every other matcher of this problem,
+    but does not block rows that merely reference the problem (a solution being submitted,
+    a verifier being published take a KEY SHARE lock on it).
+    """
+    return Problem.objects.select_for_update(no_key=True).get(pk=problem_id)
 
 
 def _validate(*, price: Money, quantity: int) -> None:
@@ -263,23 +270,25 @@ def _place_locked(
     )
 
     currency = problem.currency
-    fees = get_system_account(currency=currency, kind=AccountKind.FEES)
-    accounts: dict[tuple[int, str], Account] = {}
+    # The fee account is a system account: it is neither locked nor updated (a hot row shared
+    # by every trade); its balance is the sum of its postings.
+    fees = get_system_account(currency=currency, kind=AccountKind.FEES) if fills else None
+    keys: set[tuple[int, AccountKind]] = set()
+    if side == OrderSide.BID:
+        keys |= {(owner.pk, AccountKind.AVAILABLE), (owner.pk, AccountKind.HELD)}
+    for fill in fills:
+        keys |= {
+            (fill.buyer_id, AccountKind.AVAILABLE),
+            (fill.buyer_id, AccountKind.HELD),
+            (fill.seller_id, proceeds_account_kind(currency)),
+        }
+    accounts = get_user_accounts(keys=keys, currency=currency)
+    # All user accounts at once, in ascending id order, after the fills are known: the
+    # problem lock is the only lock held while planning, so no cycle can form.
+    locked = lock_accounts(accounts.values())
 
     def account(user_id: int, kind: AccountKind) -> Account:
-        key = (user_id, kind)
-        if key not in accounts:
-            accounts[key] = get_user_account(user_id=user_id, currency=currency, kind=kind)
-        return accounts[key]
-
-    if side == OrderSide.BID:
-        account(owner.pk, AccountKind.AVAILABLE)
-        account(owner.pk, AccountKind.HELD)
-    for fill in fills:
-        account(fill.buyer_id, AccountKind.AVAILABLE)
-        account(fill.buyer_id, AccountKind.HELD)
-        account(fill.seller_id, AccountKind.AVAILABLE)
-    locked = lock_accounts(accounts.values())
+        return accounts[(user_id, kind)]
 
     if side == OrderSide.BID:
         hold = price.minor * quantity
@@ -321,8 +330,9 @@ def _place_locked(
         improvement = bid.price_minor - fill.price_minor
         legs = [
             (account(fill.buyer_id, AccountKind.HELD), -bid.price_minor),
-            (account(fill.seller_id, AccountKind.AVAILABLE), fill.price_minor - fee),
-            (fees, fee),
+            # USD proceeds wait in PENDING for their hold window (market.payments).
+            (account(fill.seller_id, proceeds_account_kind(currency)), fill.price_minor - fee),
+            (fees, fee),  # type: ignore[list-item]  # set whenever there are fills
         ]
         if improvement:
             legs.append((account(fill.buyer_id, AccountKind.AVAILABLE), improvement))
@@ -347,6 +357,7 @@ def _place_locked(
             ledger_transaction=txn,
         )
         Entitlement.objects.create(user_id=fill.buyer_id, solution_id=fill.solution_id, trade=trade)
+        hold_trade_proceeds(trade=trade)
         _fill_one(fill.resting, now)
     if fills:
         order.remaining = quantity - len(fills)
@@ -369,7 +380,9 @@ def _fill_one(order: Order, now: object) -> None:
     order.save(update_fields=fields)
 
 
-def _check_ask_solution(*, owner: AbstractBaseUser, problem: Problem, solution_id: int | None) -> None:
+def _check_ask_solution(
+    *, owner: AbstractBaseUser, problem: Problem, solution_id: int | None
+) -> None:
     solution = Solution.objects.filter(pk=solution_id, solver_id=owner.pk).first()
     if solution is None or solution.problem_id != problem.pk:
         raise NotFound("no such solution of yours for this problem")
@@ -379,17 +392,31 @@ def _check_ask_solution(*, owner: AbstractBaseUser, problem: Problem, solution_i
         )
 
 
-def _resting(problem: Problem, side: OrderSide, price_minor: int) -> Iterator[Order]:
-    """Resting orders that cross ``price_minor``, best first (uses the partial book indexes)."""
-    qs: QuerySet[Order] = Order.objects.filter(problem=problem, status=OrderStatus.OPEN)
+def crossing_orders(*, problem_id: int, side: OrderSide, price_minor: int) -> QuerySet[Order]:
+    """Open orders that an incoming ``side`` order at ``price_minor`` crosses, best first.
+
+    Best first is price-time priority: the cheapest ask (or the highest bid), then the oldest.
+    The filter and the ordering are exactly those of the partial indexes ``order_book_asks`` and
+    ``order_book_bids``, so the best order is an index probe, not a scan of the book
+    (tests/market/test_book_index.py checks the plan).
+    """
+    qs: QuerySet[Order] = Order.objects.filter(problem_id=problem_id, status=OrderStatus.OPEN)
     if side == OrderSide.BID:  # an incoming bid meets asks, cheapest first
-        qs = qs.filter(side=OrderSide.ASK, price_minor__lte=price_minor).order_by(
+        return qs.filter(side=OrderSide.ASK, price_minor__lte=price_minor).order_by(
             "price_minor", "id"
         )
-    else:
-        qs = qs.filter(side=OrderSide.BID, price_minor__gte=price_minor).order_by(
-            "-price_minor", "id"
-        )
+    return qs.filter(side=OrderSide.BID, price_minor__gte=price_minor).order_by(
+        "-price_minor", "id"
+    )
+
+
+def _resting(problem: Problem, side: OrderSide, price_minor: int) -> Iterator[Order]:
+    """Iterate :func:`crossing_orders` in chunks (keyset paging), for as long as the caller wants.
+
+    Most incoming orders stop at the first chunk; one that passes over many orders it may not
+    trade with (its owner's own, copies already owned) reads further chunks.
+    """
+    qs = crossing_orders(problem_id=problem.pk, side=side, price_minor=price_minor)
     last: tuple[int, int] | None = None
     while True:
         page = qs

@@ -1,7 +1,13 @@
-"""Readers used by market tests to assert balances and invariants exactly."""
+"""Readers used by market tests to assert balances and invariants exactly.
+
+:func:`assert_market_invariants` is the list of issue 2, §4, checked with a few SQL queries so
+that the stateful and concurrency tests can call it after every step.
+"""
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.db import connection
 from django.db.models import Sum
 
 from market.models import Account, AccountKind, Order, OrderSide, OrderStatus, Posting
@@ -12,26 +18,142 @@ def balance(user: object, kind: AccountKind = AccountKind.AVAILABLE, currency: s
     return account.balance_minor if account else 0
 
 
-def snapshot() -> tuple[list[tuple[int, int]], int, int, list[tuple[int, str, int]]]:
-    """Everything a refusal must leave unchanged."""
+def snapshot() -> tuple[object, ...]:
+    """Everything a refusal must leave unchanged: accounts, ledger, orders, trades, entitlements."""
+    from market.models import Entitlement, LedgerTransaction, Trade
+
     return (
-        sorted(Account.objects.values_list("id", "balance_minor")),
-        Posting.objects.count(),
-        Order.objects.count(),
-        sorted(Order.objects.values_list("id", "status", "remaining")),
+        sorted(Account.objects.values_list("id", "owner_id", "currency", "kind", "balance_minor")),
+        sorted(Posting.objects.values_list("id", "account_id", "amount_minor")),
+        LedgerTransaction.objects.count(),
+        sorted(Order.objects.values_list("id", "status", "remaining", "client_order_id")),
+        Trade.objects.count(),
+        Entitlement.objects.count(),
     )
 
 
+def check_deferred_constraints() -> None:
+    """Run the deferred ledger triggers now (tests inside one transaction never commit)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def _rows(sql: str, params: list[object] | None = None) -> list[tuple[object, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params or [])
+        return list(cursor.fetchall())
+
+
+# Each query returns the rows that violate one invariant; all must be empty.
+VIOLATIONS: dict[str, str] = {
+    "a currency does not sum to zero": """
+        SELECT currency, SUM(amount_minor) FROM market_posting
+        GROUP BY currency HAVING SUM(amount_minor) <> 0""",
+    "a ledger transaction does not balance": """
+        SELECT transaction_id, SUM(amount_minor) FROM market_posting
+        GROUP BY transaction_id HAVING SUM(amount_minor) <> 0""",
+    "a posting's currency is not its account's": """
+        SELECT p.id FROM market_posting p JOIN market_account a ON a.id = p.account_id
+        JOIN market_ledgertransaction t ON t.id = p.transaction_id
+        WHERE p.currency <> a.currency OR p.currency <> t.currency""",
+    "a user balance drifted from its postings": """
+        SELECT a.id, a.balance_minor, COALESCE(SUM(p.amount_minor), 0)
+        FROM market_account a LEFT JOIN market_posting p ON p.account_id = a.id
+        WHERE a.owner_id IS NOT NULL GROUP BY a.id
+        HAVING a.balance_minor <> COALESCE(SUM(p.amount_minor), 0)""",
+    "a user balance is negative": """
+        SELECT id, kind, balance_minor FROM market_account
+        WHERE owner_id IS NOT NULL AND kind <> 'debt' AND balance_minor < 0""",
+    "held != remaining value of open bids": """
+        WITH bids AS (
+            SELECT owner_id, currency, SUM(price_minor * remaining) AS value
+            FROM market_order WHERE side = 'bid' AND status = 'open'
+            GROUP BY owner_id, currency),
+        held AS (
+            SELECT owner_id, currency, balance_minor FROM market_account WHERE kind = 'held')
+        SELECT COALESCE(b.owner_id, h.owner_id), COALESCE(b.currency, h.currency),
+               COALESCE(h.balance_minor, 0), COALESCE(b.value, 0)
+        FROM bids b FULL OUTER JOIN held h
+            ON h.owner_id = b.owner_id AND h.currency = b.currency
+        WHERE COALESCE(h.balance_minor, 0) <> COALESCE(b.value, 0)""",
+    "an order's fills disagree with its quantity, remaining or status": """
+        SELECT o.id, o.quantity, o.remaining, o.status, COUNT(t.id)
+        FROM market_order o
+        LEFT JOIN market_trade t ON (o.side = 'bid' AND t.bid_id = o.id)
+                                 OR (o.side = 'ask' AND t.ask_id = o.id)
+        GROUP BY o.id
+        HAVING COUNT(t.id) <> o.quantity - o.remaining OR o.remaining < 0
+            OR o.remaining > o.quantity
+            OR (o.status = 'open' AND o.remaining = 0)
+            OR (o.status = 'filled' AND o.remaining <> 0)""",
+    "a trade's ask does not sell its seller's ACCEPTED solution": """
+        SELECT t.id FROM market_trade t
+        JOIN market_order a ON a.id = t.ask_id JOIN market_order b ON b.id = t.bid_id
+        JOIN market_solution s ON s.id = t.solution_id
+        WHERE a.side <> 'ask' OR b.side <> 'bid' OR a.solution_id <> t.solution_id
+           OR s.status <> 'accepted' OR s.solver_id <> t.seller_id OR a.owner_id <> t.seller_id
+           OR b.owner_id <> t.buyer_id OR a.problem_id <> t.problem_id
+           OR b.problem_id <> t.problem_id OR s.problem_id <> t.problem_id
+           OR t.currency <> a.currency OR t.currency <> b.currency""",
+    "a trade is not at the maker's price": """
+        SELECT t.id FROM market_trade t
+        JOIN market_order a ON a.id = t.ask_id JOIN market_order b ON b.id = t.bid_id
+        WHERE t.price_minor <> CASE WHEN a.id < b.id THEN a.price_minor ELSE b.price_minor END
+           OR t.maker_side <> CASE WHEN a.id < b.id THEN 'ask' ELSE 'bid' END
+           OR b.price_minor < a.price_minor""",
+    "a self-trade": """
+        SELECT id FROM market_trade WHERE buyer_id = seller_id""",
+    "a buyer owns two copies of a solution": """
+        SELECT buyer_id, solution_id FROM market_trade
+        GROUP BY buyer_id, solution_id HAVING COUNT(*) > 1""",
+    "a trade without its entitlement": """
+        SELECT t.id FROM market_trade t LEFT JOIN market_entitlement e ON e.trade_id = t.id
+        WHERE e.id IS NULL OR e.user_id <> t.buyer_id OR e.solution_id <> t.solution_id""",
+    "the book is crossed (an open bid and ask that may trade)": """
+        SELECT b.id, a.id FROM market_order b
+        JOIN market_order a ON a.problem_id = b.problem_id AND a.side = 'ask'
+            AND a.status = 'open' AND a.price_minor <= b.price_minor
+        WHERE b.side = 'bid' AND b.status = 'open' AND a.owner_id <> b.owner_id
+          AND NOT EXISTS (SELECT 1 FROM market_entitlement e
+                          WHERE e.user_id = b.owner_id AND e.solution_id = a.solution_id)""",
+    "the fee account differs from the sum of trade fees": """
+        SELECT a.currency FROM market_account a
+        LEFT JOIN (SELECT currency, SUM(fee_minor) AS fees FROM market_trade GROUP BY currency) f
+            ON f.currency = a.currency
+        WHERE a.owner_id IS NULL AND a.kind = 'fees'
+          AND (SELECT COALESCE(SUM(amount_minor), 0) FROM market_posting p
+               WHERE p.account_id = a.id) <> COALESCE(f.fees, 0)""",
+}
+
+
+def market_violations() -> dict[str, list[tuple[object, ...]]]:
+    found = {name: _rows(sql) for name, sql in VIOLATIONS.items()}
+    bps = settings.MARKET_FEE_BPS
+    bad_fees = _rows(
+        "SELECT id, price_minor, fee_minor FROM market_trade "
+        "WHERE fee_minor <> (price_minor * %s) / 10000",
+        [bps],
+    )
+    found["a trade's fee is not MARKET_FEE_BPS of its price, rounded down"] = bad_fees
+    return {name: rows for name, rows in found.items() if rows}
+
+
+def assert_market_invariants() -> None:
+    """Every invariant of issue 2 §4, plus the deferred ledger triggers."""
+    check_deferred_constraints()
+    violations = market_violations()
+    assert violations == {}, violations
+
+
 def assert_ledger_invariants() -> None:
+    """Kept for older callers: the ledger part of :func:`assert_market_invariants`."""
     for currency in ("DEMO", "USD"):
         total = Posting.objects.filter(currency=currency).aggregate(s=Sum("amount_minor"))["s"]
         assert (total or 0) == 0, f"{currency} does not sum to zero: {total}"
-    for account in Account.objects.exclude(owner=None):
-        posted = account.postings.aggregate(s=Sum("amount_minor"))["s"] or 0
-        assert account.balance_minor == posted, f"{account} balance drifted from its postings"
-        if account.kind != AccountKind.DEBT:
-            assert account.balance_minor >= 0
-    for account in Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None):
+    assert_market_invariants()
+    held = Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None)
+    for account in held:
         open_bids = Order.objects.filter(
             owner=account.owner,
             currency=account.currency,

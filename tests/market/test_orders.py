@@ -1,193 +1,735 @@
-"""The matching engine's rules, one by one, with exact balances."""
+"""The matching engine's rules, one by one, with exact balances and postings.
+
+Fee: 500 bps (pinned by tests/market/conftest.py), rounded down, paid by the seller.
+Every refusal is followed by an assertion that nothing changed (helpers.snapshot).
+"""
 
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from market.exceptions import (
     ClientOrderIdReused,
+    CurrencyMismatch,
+    DomainError,
     InsufficientFunds,
+    InvalidOrder,
+    NotFound,
     NotTradable,
+    OrderNotOpen,
     SolutionNotAccepted,
 )
-from market.models import AccountKind, Entitlement, OrderStatus, ProblemStatus, Trade
+from market.models import (
+    AccountKind,
+    Entitlement,
+    LedgerTransaction,
+    Order,
+    OrderStatus,
+    Problem,
+    ProblemStatus,
+    Trade,
+)
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
-from market.services.orders import cancel_order, place_ask, place_bid
-from tests.factories import ProblemFactory, SolutionFactory, UserFactory, accepted_solution
-from tests.market.helpers import assert_ledger_invariants, balance, snapshot
+from market.services.orders import cancel_order, fee_for, place_ask, place_bid
+from tests.factories import ProblemFactory, UserFactory
+from tests.market.conftest import Market, demo, funded, legs
+from tests.market.helpers import assert_market_invariants, balance, snapshot
 
 pytestmark = pytest.mark.django_db
 
-
-def demo(minor: int) -> Money:
-    return Money(minor, Currency.DEMO)
+AVAILABLE, HELD, FEES = AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.FEES
 
 
-@pytest.fixture
-def problem():
-    return ProblemFactory()
+def refused(error: type[DomainError], code: str, call, *args, **kwargs) -> DomainError:
+    """Call and expect a typed refusal that changes nothing at all."""
+    before = snapshot()
+    with pytest.raises(error) as exc:
+        call(*args, **kwargs)
+    assert exc.value.code == code
+    assert snapshot() == before
+    return exc.value
 
 
-def funded(minor: int = 10_000):
-    user = UserFactory()
-    grant_demo_credits(user=user, amount_minor=minor)
-    return user
+def sequence(problem) -> int:
+    return Problem.objects.get(pk=problem.pk).book_sequence
+
+
+# --- bids and holds --------------------------------------------------------------------------
 
 
 def test_place_bid_holds_price_times_quantity(problem):
     buyer = funded(10_000)
     order = place_bid(buyer=buyer, problem=problem, price=demo(1_500), quantity=3)
-    assert order.status == OrderStatus.OPEN and order.remaining == 3
-    assert balance(buyer) == 10_000 - 4_500
-    assert balance(buyer, AccountKind.HELD) == 4_500
-    assert_ledger_invariants()
+    assert (order.side, order.status, order.quantity, order.remaining) == ("bid", "open", 3, 3)
+    assert (order.price_minor, order.currency, order.solution_id) == (1_500, "DEMO", None)
+    assert balance(buyer) == 5_500
+    assert balance(buyer, HELD) == 4_500
+    hold = LedgerTransaction.objects.get(kind="bid_hold")
+    assert legs(hold) == {(buyer.pk, AVAILABLE, -4_500), (buyer.pk, HELD, 4_500)}
+    assert sequence(problem) == 1
+    assert_market_invariants()
+
+
+def test_place_bid_may_hold_all_available_funds(problem):
+    buyer = funded(1_000)
+    place_bid(buyer=buyer, problem=problem, price=demo(500), quantity=2)
+    assert (balance(buyer), balance(buyer, HELD)) == (0, 1_000)
 
 
 def test_place_bid_refuses_insufficient_funds_and_changes_nothing(problem):
     buyer = funded(1_000)
-    before = snapshot()
-    with pytest.raises(InsufficientFunds) as exc:
-        place_bid(buyer=buyer, problem=problem, price=demo(600), quantity=2)
-    assert exc.value.code == "market:insufficient-funds"
-    assert snapshot() == before
+    error = refused(
+        InsufficientFunds,
+        "market:insufficient-funds",
+        place_bid,
+        buyer=buyer,
+        problem=problem,
+        price=demo(501),
+        quantity=2,
+    )
+    assert error.http_status == 402 and "price_minor" in error.fields
 
 
-def test_ask_trades_at_resting_bid_price_less_fee(problem):
+def test_a_user_without_any_account_is_refused_and_no_account_is_created(problem):
+    buyer = UserFactory()
+    refused(
+        InsufficientFunds,
+        "market:insufficient-funds",
+        place_bid,
+        buyer=buyer,
+        problem=problem,
+        price=demo(1),
+        quantity=1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("price_minor", "quantity", "field"),
+    [
+        (0, 1, "price_minor"),
+        (-5, 1, "price_minor"),
+        (100_000_001, 1, "price_minor"),
+        (100, 0, "quantity"),
+        (100, -1, "quantity"),
+        (100, 1_001, "quantity"),
+        (100, True, "quantity"),
+        (100, 1.0, "quantity"),
+    ],
+)
+def test_place_bid_refuses_invalid_price_or_quantity(problem, price_minor, quantity, field):
+    buyer = funded(10**12)
+    error = refused(
+        InvalidOrder,
+        "market:invalid-order",
+        place_bid,
+        buyer=buyer,
+        problem=problem,
+        price=demo(price_minor),
+        quantity=quantity,
+    )
+    assert list(error.fields) == [field]
+
+
+def test_place_bid_refuses_another_currency(problem):
     buyer = funded(10_000)
-    bid = place_bid(buyer=buyer, problem=problem, price=demo(2_000), quantity=1)
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
-    ask = place_ask(seller=solution.solver, solution=solution, price=demo(1_000), quantity=5)
+    error = refused(
+        CurrencyMismatch,
+        "market:currency-mismatch",
+        place_bid,
+        buyer=buyer,
+        problem=problem,
+        price=Money(100, Currency.USD),
+        quantity=1,
+    )
+    assert error.fields == {"currency": ["must be DEMO"]}
+
+
+@pytest.mark.parametrize("status", [ProblemStatus.DRAFT, ProblemStatus.RETIRED])
+def test_an_unpublished_problem_cannot_be_traded(status):
+    market = Market(status=status)
+    buyer = funded()
+    refused(
+        NotTradable,
+        "market:not-tradable",
+        place_bid,
+        buyer=buyer,
+        problem=market.problem,
+        price=demo(100),
+        quantity=1,
+    )
+    # An ask is refused the same way (the solution is ACCEPTED, the problem is not open).
+    solution = market.accepted()
+    refused(
+        NotTradable,
+        "market:not-tradable",
+        place_ask,
+        seller=solution.solver,
+        solution=solution,
+        price=demo(100),
+        quantity=1,
+    )
+
+
+def test_a_missing_problem_is_not_found():
+    buyer = funded()
+    refused(
+        NotFound,
+        "not-found",
+        place_bid,
+        buyer=buyer,
+        problem=Problem(pk=987_654),
+        price=demo(100),
+        quantity=1,
+    )
+
+
+# --- asks -----------------------------------------------------------------------------------
+
+
+def test_an_ask_on_an_accepted_solution_rests_and_moves_no_money(market):
+    solution = market.accepted()
+    before = snapshot()
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(700), quantity=4)
+    assert (ask.side, ask.status, ask.remaining, ask.solution_id) == ("ask", "open", 4, solution.pk)
+    assert snapshot()[:3] == before[:3]  # accounts and ledger untouched
+    assert sequence(market.problem) == 1
+
+
+@pytest.mark.parametrize("status", ["pending", "running", "rejected"])
+def test_place_ask_refuses_a_solution_that_is_not_accepted(market, status):
+    solution = market.solution(status)
+    refused(
+        SolutionNotAccepted,
+        "market:solution-not-accepted",
+        place_ask,
+        seller=solution.solver,
+        solution=solution,
+        price=demo(100),
+        quantity=1,
+    )
+
+
+def test_place_ask_refuses_someone_elses_solution(market):
+    solution = market.accepted()
+    thief = funded()
+    refused(
+        NotFound,
+        "not-found",
+        place_ask,
+        seller=thief,
+        solution=solution,
+        price=demo(100),
+        quantity=1,
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["pending solution", "not the solver", "another problem's solution"],
+)
+def test_the_database_refuses_an_ask_the_service_would_refuse(market, change):
+    solution = market.accepted() if change != "pending solution" else market.solution("pending")
+    owner = solution.solver if change != "not the solver" else UserFactory()
+    problem = market.problem if change != "another problem's solution" else ProblemFactory()
+    with pytest.raises(IntegrityError, match="ACCEPTED solution"), transaction.atomic():
+        Order.objects.create(
+            problem=problem,
+            owner=owner,
+            side="ask",
+            price_minor=1,
+            currency="DEMO",
+            quantity=1,
+            remaining=1,
+            solution=solution,
+        )
+    assert Order.objects.count() == 0
+
+
+# --- matching: maker price, fees, improvement -------------------------------------------------
+
+
+def test_a_taker_ask_trades_at_the_resting_bid_price_less_the_fee(market):
+    buyer = funded(10_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(2_000), quantity=1)
+    solution = market.accepted()
+    seller = solution.solver
+    ask = place_ask(seller=seller, solution=solution, price=demo(1_000), quantity=5)
+
     trade = Trade.objects.get()
+    assert (trade.bid_id, trade.ask_id, trade.buyer_id, trade.seller_id) == (
+        bid.pk,
+        ask.pk,
+        buyer.pk,
+        seller.pk,
+    )
     assert (trade.price_minor, trade.fee_minor, trade.maker_side) == (2_000, 100, "bid")
-    assert balance(solution.solver) == 1_900
-    assert balance(buyer) == 8_000 and balance(buyer, AccountKind.HELD) == 0
+    assert legs(trade.ledger_transaction) == {
+        (buyer.pk, HELD, -2_000),
+        (seller.pk, AVAILABLE, 1_900),
+        (None, FEES, 100),
+    }
+    assert balance(seller) == 1_900
+    assert (balance(buyer), balance(buyer, HELD)) == (8_000, 0)
     bid.refresh_from_db()
-    ask.refresh_from_db()
-    assert (bid.status, bid.remaining) == (OrderStatus.FILLED, 0)
+    assert (bid.status, bid.remaining) == (OrderStatus.FILLED, 0) and bid.closed_at is not None
     assert (ask.status, ask.remaining) == (OrderStatus.OPEN, 4)
-    assert Entitlement.objects.filter(user=buyer, solution=solution).count() == 1
-    assert_ledger_invariants()
+    entitlement = Entitlement.objects.get()
+    assert (entitlement.user_id, entitlement.solution_id, entitlement.trade_id) == (
+        buyer.pk,
+        solution.pk,
+        trade.pk,
+    )
+    assert sequence(market.problem) == 2
+    assert_market_invariants()
 
 
-def test_taker_bid_keeps_the_price_improvement(problem):
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
+def test_a_taker_bid_keeps_the_price_improvement(market):
+    solution = market.accepted()
     place_ask(seller=solution.solver, solution=solution, price=demo(700), quantity=1)
     buyer = funded(10_000)
-    bid = place_bid(buyer=buyer, problem=problem, price=demo(1_000), quantity=2)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(1_000), quantity=2)
+
     trade = Trade.objects.get()
-    assert (trade.price_minor, trade.maker_side) == (700, "ask")
-    # Paid 700 for the copy; 1 000 stays held for the copy still wanted.
+    assert (trade.price_minor, trade.fee_minor, trade.maker_side) == (700, 35, "ask")
+    # The bid held 1 000 per copy; the trade takes 1 000 from held, pays 700 and gives the
+    # 300 of improvement back to the buyer's available funds.
+    assert legs(trade.ledger_transaction) == {
+        (buyer.pk, HELD, -1_000),
+        (buyer.pk, AVAILABLE, 300),
+        (solution.solver_id, AVAILABLE, 665),
+        (None, FEES, 35),
+    }
     assert balance(buyer) == 10_000 - 700 - 1_000
-    assert balance(buyer, AccountKind.HELD) == 1_000
-    bid.refresh_from_db()
+    assert balance(buyer, HELD) == 1_000  # the copy still wanted
     assert (bid.status, bid.remaining) == (OrderStatus.OPEN, 1)
-    assert_ledger_invariants()
+    assert_market_invariants()
 
 
-def test_price_time_priority_among_bids(problem):
+def test_a_taker_bid_that_fills_releases_its_whole_hold(market):
+    s1, s2 = market.accepted(), market.accepted()
+    place_ask(seller=s1.solver, solution=s1, price=demo(300), quantity=1)
+    place_ask(seller=s2.solver, solution=s2, price=demo(450), quantity=1)
+    buyer = funded(2_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(500), quantity=2)
+    assert (bid.status, bid.remaining) == (OrderStatus.FILLED, 0)
+    assert (balance(buyer), balance(buyer, HELD)) == (2_000 - 300 - 450, 0)
+    assert sorted(Trade.objects.values_list("price_minor", "fee_minor")) == [(300, 15), (450, 22)]
+    assert_market_invariants()
+
+
+def test_a_taker_ask_sweeps_bids_each_at_its_own_price(market):
+    b1, b2, b3 = funded(), funded(), funded()
+    o1 = place_bid(buyer=b1, problem=market.problem, price=demo(900), quantity=1)
+    o2 = place_bid(buyer=b2, problem=market.problem, price=demo(800), quantity=1)
+    place_bid(buyer=b3, problem=market.problem, price=demo(400), quantity=1)
+    solution = market.accepted()
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(500), quantity=3)
+    assert sorted(Trade.objects.values_list("bid_id", "price_minor")) == [
+        (o1.pk, 900),
+        (o2.pk, 800),
+    ]
+    assert (ask.status, ask.remaining) == (OrderStatus.OPEN, 1)
+    assert balance(solution.solver) == (900 - 45) + (800 - 40)
+    assert_market_invariants()
+
+
+@pytest.mark.parametrize(("price", "fee"), [(1, 0), (19, 0), (20, 1), (199, 9), (10_000, 500)])
+def test_the_fee_is_rounded_down_and_goes_to_the_platform(market, price, fee):
+    assert fee_for(price) == fee
+    buyer = funded(10_000)
+    place_bid(buyer=buyer, problem=market.problem, price=demo(price), quantity=1)
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(price), quantity=1)
+    trade = Trade.objects.get()
+    assert (trade.price_minor, trade.fee_minor) == (price, fee)
+    assert balance(solution.solver) == price - fee
+    expected = {(buyer.pk, HELD, -price), (solution.solver_id, AVAILABLE, price - fee)}
+    if fee:
+        expected.add((None, FEES, fee))
+    assert legs(trade.ledger_transaction) == expected
+    assert_market_invariants()
+
+
+def test_no_trade_when_prices_do_not_cross(market):
+    buyer = funded()
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(499), quantity=1)
+    solution = market.accepted()
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(500), quantity=1)
+    assert Trade.objects.count() == 0
+    assert (bid.status, ask.status) == ("open", "open")
+    assert_market_invariants()
+
+
+# --- priority and partial fills ---------------------------------------------------------------
+
+
+def test_price_time_priority_among_bids(market):
     first, second, better = funded(), funded(), funded()
-    b1 = place_bid(buyer=first, problem=problem, price=demo(500), quantity=1)
-    place_bid(buyer=second, problem=problem, price=demo(500), quantity=1)
-    b3 = place_bid(buyer=better, problem=problem, price=demo(600), quantity=1)
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
+    b1 = place_bid(buyer=first, problem=market.problem, price=demo(500), quantity=1)
+    b2 = place_bid(buyer=second, problem=market.problem, price=demo(500), quantity=1)
+    b3 = place_bid(buyer=better, problem=market.problem, price=demo(600), quantity=1)
+    solution = market.accepted()
     place_ask(seller=solution.solver, solution=solution, price=demo(500), quantity=2)
-    assert sorted(Trade.objects.values_list("bid_id", "price_minor")) == [(b1.pk, 500), (b3.pk, 600)]
+    assert list(Trade.objects.order_by("id").values_list("bid_id", "price_minor")) == [
+        (b3.pk, 600),
+        (b1.pk, 500),
+    ]
+    b2.refresh_from_db()
+    assert (b2.status, b2.remaining) == ("open", 1)
+    assert_market_invariants()
 
 
-def test_a_buyer_never_buys_their_own_solution(problem):
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
+def test_price_time_priority_among_asks(market):
+    s1, s2, s3 = market.accepted(), market.accepted(), market.accepted()
+    a1 = place_ask(seller=s1.solver, solution=s1, price=demo(300), quantity=1)
+    a2 = place_ask(seller=s2.solver, solution=s2, price=demo(300), quantity=1)
+    a3 = place_ask(seller=s3.solver, solution=s3, price=demo(200), quantity=1)
+    buyer = funded()
+    place_bid(buyer=buyer, problem=market.problem, price=demo(400), quantity=2)
+    assert list(Trade.objects.order_by("id").values_list("ask_id", "price_minor")) == [
+        (a3.pk, 200),
+        (a1.pk, 300),
+    ]
+    a2.refresh_from_db()
+    assert (a2.status, a2.remaining) == ("open", 1)
+    assert_market_invariants()
+
+
+def test_an_ask_fills_partially_and_keeps_its_place(market):
+    solution = market.accepted()
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=3)
+    buyers = [funded() for _ in range(4)]
+    for buyer in buyers:
+        place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    ask.refresh_from_db()
+    assert (ask.status, ask.remaining) == ("filled", 0)
+    assert sorted(Trade.objects.values_list("buyer_id", flat=True)) == [b.pk for b in buyers[:3]]
+    last = Order.objects.get(owner=buyers[3])
+    assert (last.status, last.remaining) == ("open", 1)
+    assert_market_invariants()
+
+
+# --- self-trade and one copy per buyer ------------------------------------------------------
+
+
+def test_a_buyer_never_buys_their_own_solution(market):
+    solution = market.accepted()
     seller = solution.solver
     grant_demo_credits(user=seller, amount_minor=5_000)
-    place_ask(seller=seller, solution=solution, price=demo(100), quantity=1)
-    bid = place_bid(buyer=seller, problem=problem, price=demo(200), quantity=1)
-    assert Trade.objects.count() == 0 and bid.status == OrderStatus.OPEN
-    assert_ledger_invariants()
+    own_ask = place_ask(seller=seller, solution=solution, price=demo(100), quantity=1)
+    bid = place_bid(buyer=seller, problem=market.problem, price=demo(200), quantity=1)
+    assert Trade.objects.count() == 0
+    assert (bid.status, own_ask.status) == ("open", "open")
+    assert (balance(seller), balance(seller, HELD)) == (4_800, 200)
+    assert_market_invariants()  # not crossed: the two cannot legally trade
 
 
-def test_a_buyer_never_buys_one_solution_twice(problem):
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
+def test_an_incoming_bid_passes_over_its_own_ask_to_the_next_one(market):
+    mine = market.accepted()
+    me = mine.solver
+    grant_demo_credits(user=me, amount_minor=5_000)
+    own_ask = place_ask(seller=me, solution=mine, price=demo(100), quantity=1)
+    other = market.accepted()
+    other_ask = place_ask(seller=other.solver, solution=other, price=demo(150), quantity=1)
+    place_bid(buyer=me, problem=market.problem, price=demo(200), quantity=1)
+    trade = Trade.objects.get()
+    assert (trade.ask_id, trade.price_minor) == (other_ask.pk, 150)
+    own_ask.refresh_from_db()
+    assert (own_ask.status, own_ask.remaining) == ("open", 1)  # passed over, not cancelled
+    # It kept its place: the next buyer trades with it first.
     buyer = funded()
-    place_bid(buyer=buyer, problem=problem, price=demo(300), quantity=2)
-    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=3)
+    place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=1)
+    assert Trade.objects.get(buyer=buyer).ask_id == own_ask.pk
+    assert_market_invariants()
+
+
+def test_an_incoming_ask_passes_over_its_sellers_own_bid(market):
+    solution = market.accepted()
+    seller = solution.solver
+    grant_demo_credits(user=seller, amount_minor=5_000)
+    own_bid = place_bid(buyer=seller, problem=market.problem, price=demo(900), quantity=1)
+    buyer = funded()
+    other_bid = place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
+    place_ask(seller=seller, solution=solution, price=demo(500), quantity=2)
+    trade = Trade.objects.get()
+    assert (trade.bid_id, trade.price_minor) == (other_bid.pk, 600)
+    own_bid.refresh_from_db()
+    assert (own_bid.status, own_bid.remaining) == ("open", 1)
+    assert_market_invariants()
+
+
+def test_a_buyer_never_buys_one_solution_twice(market):
+    solution = market.accepted()
+    buyer = funded(10_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=2)
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=3)
     assert Trade.objects.filter(buyer=buyer).count() == 1
+    bid.refresh_from_db()
+    assert (bid.remaining, ask.remaining) == (1, 2)
+    # A later bid by the same buyer passes over the copy they own.
+    later = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
+    assert (later.status, Trade.objects.count()) == ("open", 1)
+    assert (balance(buyer), balance(buyer, HELD)) == (10_000 - 300 - 300 - 300, 600)
+    assert_market_invariants()
 
 
-def test_a_bid_buys_distinct_solutions(problem):
-    s1 = accepted_solution(verifier_version__verifier__problem=problem)
-    s2 = accepted_solution(verifier_version__verifier__problem=problem, verifier_version=s1.verifier_version)
+def test_an_incoming_ask_passes_over_bids_of_buyers_who_own_a_copy(market):
+    solution = market.accepted()
+    owner_of_copy, newcomer = funded(), funded()
+    place_bid(buyer=owner_of_copy, problem=market.problem, price=demo(500), quantity=2)
+    place_ask(seller=solution.solver, solution=solution, price=demo(500), quantity=1)
+    newcomer_bid = place_bid(buyer=newcomer, problem=market.problem, price=demo(400), quantity=1)
+    second_ask = place_ask(seller=solution.solver, solution=solution, price=demo(400), quantity=2)
+    assert list(Trade.objects.order_by("id").values_list("buyer_id", "price_minor")) == [
+        (owner_of_copy.pk, 500),
+        (newcomer.pk, 400),
+    ]
+    newcomer_bid.refresh_from_db()
+    second_ask.refresh_from_db()
+    assert (newcomer_bid.status, second_ask.remaining) == ("filled", 1)
+    assert_market_invariants()
+
+
+def test_a_bid_buys_distinct_solutions(market):
+    s1, s2 = market.accepted(), market.accepted()
     place_ask(seller=s1.solver, solution=s1, price=demo(100), quantity=5)
     place_ask(seller=s2.solver, solution=s2, price=demo(150), quantity=5)
     buyer = funded()
-    place_bid(buyer=buyer, problem=problem, price=demo(200), quantity=3)
-    assert sorted(Trade.objects.values_list("solution_id", "price_minor")) == [(s1.pk, 100), (s2.pk, 150)]
-    assert balance(buyer, AccountKind.HELD) == 200
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=3)
+    assert sorted(Trade.objects.values_list("solution_id", "price_minor")) == [
+        (s1.pk, 100),
+        (s2.pk, 150),
+    ]
+    assert (bid.status, bid.remaining) == ("open", 1)
+    assert balance(buyer, HELD) == 200
+    assert balance(buyer) == 10_000 - 100 - 150 - 200
+    assert_market_invariants()
 
 
-def test_place_ask_refuses_a_rejected_solution(problem):
-    solution = SolutionFactory(verifier_version__verifier__problem=problem, status="rejected")
-    before = snapshot()
-    with pytest.raises(SolutionNotAccepted):
-        place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
-    assert snapshot() == before
+def test_a_bid_passes_over_a_second_ask_on_a_solution_it_just_bought(market):
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
+    place_ask(seller=solution.solver, solution=solution, price=demo(110), quantity=1)
+    buyer = funded()
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=2)
+    assert Trade.objects.count() == 1 and (bid.remaining, bid.status) == (1, "open")
+    assert_market_invariants()
 
 
-def test_database_refuses_an_ask_on_a_pending_solution(problem):
-    from market.models import Order
+def test_a_bid_scans_past_many_orders_it_may_not_trade_with(market):
+    """More passed-over asks than one chunk of the engine's scan (64)."""
+    mine = market.accepted()
+    me = mine.solver
+    grant_demo_credits(user=me, amount_minor=10_000)
+    for _ in range(70):
+        place_ask(seller=me, solution=mine, price=demo(100), quantity=1)
+    other = market.accepted()
+    target = place_ask(seller=other.solver, solution=other, price=demo(100), quantity=1)
+    place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=1)
+    assert Trade.objects.get().ask_id == target.pk
+    assert_market_invariants()
 
-    solution = SolutionFactory(verifier_version__verifier__problem=problem)
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Order.objects.create(
-            problem=problem, owner=solution.solver, side="ask", price_minor=1, currency="DEMO",
-            quantity=1, remaining=1, solution=solution,
-        )
+
+# --- cancel -----------------------------------------------------------------------------------
 
 
-def test_cancel_releases_exactly_the_remaining_hold(problem):
+def test_cancel_releases_exactly_the_remaining_hold(market):
     buyer = funded(10_000)
-    bid = place_bid(buyer=buyer, problem=problem, price=demo(1_000), quantity=3)
-    solution = accepted_solution(verifier_version__verifier__problem=problem)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(1_000), quantity=3)
+    solution = market.accepted()
     place_ask(seller=solution.solver, solution=solution, price=demo(900), quantity=1)
     cancelled = cancel_order(user=buyer, order_id=bid.pk)
-    assert cancelled.status == OrderStatus.CANCELLED
-    assert balance(buyer) == 9_000 and balance(buyer, AccountKind.HELD) == 0
-    assert_ledger_invariants()
+    assert (cancelled.status, cancelled.remaining) == (OrderStatus.CANCELLED, 2)
+    assert cancelled.closed_at is not None
+    release = LedgerTransaction.objects.get(kind="bid_release")
+    assert legs(release) == {(buyer.pk, HELD, -2_000), (buyer.pk, AVAILABLE, 2_000)}
+    assert (balance(buyer), balance(buyer, HELD)) == (9_000, 0)
+    assert sequence(market.problem) == 3
+    assert_market_invariants()
 
 
-def test_draft_problem_cannot_be_traded():
-    problem = ProblemFactory(status=ProblemStatus.DRAFT)
+def test_cancel_after_a_taker_fill_with_improvement(market):
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(600), quantity=1)
+    buyer = funded(10_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(1_000), quantity=3)
+    cancel_order(user=buyer, order_id=bid.pk)
+    assert (balance(buyer), balance(buyer, HELD)) == (9_400, 0)
+    assert_market_invariants()
+
+
+def test_cancel_an_ask_moves_no_money(market):
+    solution = market.accepted()
+    ask = place_ask(seller=solution.solver, solution=solution, price=demo(600), quantity=2)
+    ledger_before = snapshot()[:3]
+    cancelled = cancel_order(user=solution.solver, order_id=ask.pk)
+    assert cancelled.status == "cancelled"
+    assert snapshot()[:3] == ledger_before
+    # A cancelled ask no longer trades.
     buyer = funded()
+    place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
+    assert Trade.objects.count() == 0
+    assert_market_invariants()
+
+
+def test_cancel_twice_or_after_a_fill_is_refused(market):
+    buyer = funded()
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    cancel_order(user=buyer, order_id=bid.pk)
+    refused(OrderNotOpen, "market:order-not-open", cancel_order, user=buyer, order_id=bid.pk)
+    filled = place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
+    refused(OrderNotOpen, "market:order-not-open", cancel_order, user=buyer, order_id=filled.pk)
+
+
+def test_cancel_someone_elses_order_is_not_found(market):
+    buyer, stranger = funded(), funded()
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    refused(NotFound, "not-found", cancel_order, user=stranger, order_id=bid.pk)
+    refused(NotFound, "not-found", cancel_order, user=stranger, order_id=987_654)
+
+
+# --- idempotent placement ---------------------------------------------------------------------
+
+
+def test_client_order_id_replays_the_first_order(market):
+    buyer = funded(10_000)
+    first = place_bid(
+        buyer=buyer, problem=market.problem, price=demo(100), quantity=1, client_order_id="c-1"
+    )
     before = snapshot()
-    with pytest.raises(NotTradable):
-        place_bid(buyer=buyer, problem=problem, price=demo(100), quantity=1)
+    again = place_bid(
+        buyer=buyer, problem=market.problem, price=demo(100), quantity=1, client_order_id="c-1"
+    )
+    assert again.pk == first.pk
+    assert snapshot() == before
+    assert balance(buyer) == 9_900 and sequence(market.problem) == 1
+
+
+def test_a_replay_returns_the_order_as_it_is_now(market):
+    buyer = funded(10_000)
+    first = place_bid(
+        buyer=buyer, problem=market.problem, price=demo(100), quantity=1, client_order_id="c-1"
+    )
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
+    before = snapshot()
+    again = place_bid(
+        buyer=buyer, problem=market.problem, price=demo(100), quantity=1, client_order_id="c-1"
+    )
+    assert (again.pk, again.status, again.remaining) == (first.pk, "filled", 0)
     assert snapshot() == before
 
 
-def test_client_order_id_replays_the_first_order(problem):
-    buyer = funded(10_000)
-    first = place_bid(buyer=buyer, problem=problem, price=demo(100), quantity=1, client_order_id="c-1")
-    again = place_bid(buyer=buyer, problem=problem, price=demo(100), quantity=1, client_order_id="c-1")
-    assert again.pk == first.pk and balance(buyer) == 9_900
-    with pytest.raises(ClientOrderIdReused):
-        place_bid(buyer=buyer, problem=problem, price=demo(200), quantity=1, client_order_id="c-1")
+@pytest.mark.parametrize(
+    "change", ["price", "quantity", "problem", "side", "solution", "currency problem"]
+)
+def test_client_order_id_reused_for_a_different_order_is_refused(market, change):
+    solution = market.accepted()
+    seller = solution.solver
+    grant_demo_credits(user=seller, amount_minor=10_000)
+    place_bid(
+        buyer=seller, problem=market.problem, price=demo(100), quantity=1, client_order_id="x"
+    )
+    other = Market()
+    other_solution = market.accepted(solver=seller)
+    calls = {
+        "price": lambda: place_bid(
+            buyer=seller, problem=market.problem, price=demo(101), quantity=1, client_order_id="x"
+        ),
+        "quantity": lambda: place_bid(
+            buyer=seller, problem=market.problem, price=demo(100), quantity=2, client_order_id="x"
+        ),
+        "problem": lambda: place_bid(
+            buyer=seller, problem=other.problem, price=demo(100), quantity=1, client_order_id="x"
+        ),
+        "side": lambda: place_ask(
+            seller=seller, solution=solution, price=demo(100), quantity=1, client_order_id="x"
+        ),
+        "solution": lambda: place_ask(
+            seller=seller,
+            solution=other_solution,
+            price=demo(100),
+            quantity=1,
+            client_order_id="x",
+        ),
+        "currency problem": lambda: place_bid(
+            buyer=seller,
+            problem=market.problem,
+            price=Money(100, Currency.USD),
+            quantity=1,
+            client_order_id="x",
+        ),
+    }
+    error = refused(ClientOrderIdReused, "market:client-order-id-reused", calls[change])
+    assert error.http_status == 422 and error.fields == {"client_order_id": ["already used"]}
 
 
-def test_ledger_rows_are_append_only(problem):
-    funded(100)
-    from market.models import Posting
+def test_client_order_ids_are_per_user(market):
+    a, b = funded(), funded()
+    first = place_bid(
+        buyer=a, problem=market.problem, price=demo(100), quantity=1, client_order_id="same"
+    )
+    second = place_bid(
+        buyer=b, problem=market.problem, price=demo(200), quantity=1, client_order_id="same"
+    )
+    assert first.pk != second.pk
+    assert (balance(a, HELD), balance(b, HELD)) == (100, 200)
 
-    with pytest.raises(Exception, match="append-only"), transaction.atomic():
-        Posting.objects.update(amount_minor=1)
+
+def test_a_refused_placement_does_not_consume_its_client_order_id(market):
+    buyer = funded(100)
+    refused(
+        InsufficientFunds,
+        "market:insufficient-funds",
+        place_bid,
+        buyer=buyer,
+        problem=market.problem,
+        price=demo(200),
+        quantity=1,
+        client_order_id="retry-me",
+    )
+    grant_demo_credits(user=buyer, amount_minor=100)
+    order = place_bid(
+        buyer=buyer,
+        problem=market.problem,
+        price=demo(200),
+        quantity=1,
+        client_order_id="retry-me",
+    )
+    assert (order.status, balance(buyer, HELD)) == ("open", 200)
 
 
-def test_unbalanced_transaction_is_refused_at_commit():
-    from market.models import Account, LedgerTransaction, Posting
+@pytest.mark.parametrize("client_order_id", ["", "x" * 65])
+def test_client_order_id_length_is_checked(market, client_order_id):
+    buyer = funded()
+    error = refused(
+        InvalidOrder,
+        "market:invalid-order",
+        place_bid,
+        buyer=buyer,
+        problem=market.problem,
+        price=demo(100),
+        quantity=1,
+        client_order_id=client_order_id,
+    )
+    assert list(error.fields) == ["client_order_id"]
 
-    user = funded(100)
-    account = Account.objects.get(owner=user, kind="available")
-    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
-        txn = LedgerTransaction.objects.create(kind="demo_grant", currency="DEMO")
-        Posting.objects.create(transaction=txn, account=account, currency="DEMO", amount_minor=5)
-        with connection.cursor() as cursor:
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+def test_an_ask_replay_moves_nothing_twice(market):
+    buyer = funded()
+    place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
+    solution = market.accepted()
+    first = place_ask(
+        seller=solution.solver, solution=solution, price=demo(200), quantity=2, client_order_id="a"
+    )
+    before = snapshot()
+    again = place_ask(
+        seller=solution.solver, solution=solution, price=demo(200), quantity=2, client_order_id="a"
+    )
+    assert (again.pk, again.remaining) == (first.pk, 1)
+    assert snapshot() == before
+    assert Trade.objects.count() == 1

@@ -1,0 +1,74 @@
+"""Builders shared by the market tests: funded users, problems with one verifier version, and
+sellers with ACCEPTED solutions."""
+
+from __future__ import annotations
+
+import pytest
+
+from market.money import Currency, Money
+from market.services.accounts import grant_demo_credits
+from tests.factories import (
+    ProblemFactory,
+    SolutionFactory,
+    UserFactory,
+    VerifierVersionFactory,
+    accepted_solution,
+)
+
+
+def demo(minor: int) -> Money:
+    return Money(minor, Currency.DEMO)
+
+
+def funded(minor: int = 10_000, **user_fields: object):
+    user = UserFactory(**user_fields)
+    grant_demo_credits(user=user, amount_minor=minor)
+    return user
+
+
+class Market:
+    """One problem and its verifier version; makes solutions for it."""
+
+    def __init__(self, **problem_fields: object) -> None:
+        self.problem = ProblemFactory(**problem_fields)
+        self.version = VerifierVersionFactory(verifier__problem=self.problem)
+
+    def accepted(self, solver=None):
+        kwargs = {"verifier_version": self.version}
+        if solver is not None:
+            kwargs["solver"] = solver
+        return accepted_solution(**kwargs)
+
+    def solution(self, status: str, solver=None):
+        kwargs = {"verifier_version": self.version, "status": status}
+        if solver is not None:
+            kwargs["solver"] = solver
+        return SolutionFactory(**kwargs)
+
+
+@pytest.fixture
+def market(db) -> Market:
+    return Market()
+
+
+@pytest.fixture
+def problem(market):
+    return market.problem
+
+
+@pytest.fixture(autouse=True)
+def market_settings(settings):
+    """The figures the exact assertions are written for, whatever the environment says."""
+    settings.MARKET_FEE_BPS = 500
+    settings.MARKET_MAX_ORDER_QUANTITY = 1000
+    settings.MARKET_MAX_PRICE_MINOR = 100_000_000
+    # UserFactory hashes a password per user; PBKDF2 would dominate these tests' run time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def legs(txn) -> set[tuple[object, str, int]]:
+    """A ledger transaction's postings as {(owner id or None, kind, amount)}."""
+    return {
+        (p.account.owner_id, p.account.kind, p.amount_minor)
+        for p in txn.postings.select_related("account")
+    }
