@@ -1,0 +1,1 @@
+"""REST API of the payments app (mounted at /payments/api/; see urls.py)."""

@@ -1,0 +1,144 @@
+"""Payments API views: parse, call one service or selector, render.
+
+Errors are domain errors rendered by the project's DRF exception handler as
+``{"error": {"code", "message", "fields"}}`` (``payments:usd-disabled`` when no Stripe keys
+are configured). POSTs take an ``Idempotency-Key`` header: the same key with the same amount
+returns the first deposit or withdrawal; with another amount, 422.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from market.money import format_minor
+from market.payments import return_urls, selectors
+from market.payments.api.serializers import (
+    AmountSerializer,
+    ConnectedAccountSerializer,
+    DepositSerializer,
+    WithdrawalSerializer,
+)
+from market.payments.services import connect, deposits, withdrawals
+from market.payments.stripe_client import require_usd
+
+DISABLED_MESSAGE = "USD payments are disabled on this server (no Stripe keys are configured)."
+
+
+def _key(request: Request) -> str | None:
+    return request.headers.get("Idempotency-Key")
+
+
+class UsdSummaryView(APIView):
+    def get(self, request: Request) -> Response:
+        summary = selectors.get_usd_summary(user=request.user)
+        account = summary.connected_account
+        body: dict[str, Any] = {
+            "usd_enabled": summary.is_enabled,
+            "currency": "USD",
+            "available_minor": summary.available_minor,
+            "held_minor": summary.held_minor,
+            "pending_minor": summary.pending_minor,
+            "debt_minor": summary.debt_minor,
+            "next_release_at": summary.next_release_at,
+            "connected_account": ConnectedAccountSerializer(account).data if account else None,
+            "can_withdraw": summary.can_withdraw,
+            "policy": {
+                "deposit_min_minor": summary.deposit_min_minor,
+                "deposit_max_minor": summary.deposit_max_minor,
+                "payout_min_minor": summary.payout_min_minor,
+                "payout_fee_fixed_minor": summary.payout_fee_fixed_minor,
+                "payout_fee_bps": summary.payout_fee_bps,
+                "proceeds_hold_window_s": summary.proceeds_hold_window_s,
+            },
+        }
+        if not summary.is_enabled:
+            body["disabled"] = {"code": "payments:usd-disabled", "message": DISABLED_MESSAGE}
+        return Response(body)
+
+
+class UsdHistoryView(APIView):
+    def get(self, request: Request) -> Response:
+        before = request.query_params.get("before")
+        limit = request.query_params.get("limit", "50")
+        postings = selectors.list_usd_postings(
+            user=request.user,
+            before_id=int(before) if before and before.isdigit() else None,
+            limit=int(limit) if limit.isdigit() else 50,
+        )
+        results = [
+            {
+                "id": p.pk,
+                "at": p.transaction.created_at,
+                "kind": p.transaction.kind,
+                "memo": p.transaction.memo,
+                "account": p.account.kind,
+                "amount_minor": p.amount_minor,
+                "amount": format_minor(p.amount_minor, p.currency),
+            }
+            for p in postings
+        ]
+        next_before = results[-1]["id"] if results else None
+        return Response({"results": results, "next_before": next_before})
+
+
+class DepositListView(APIView):
+    def get(self, request: Request) -> Response:
+        require_usd()
+        items = selectors.list_deposits(user=request.user)
+        return Response({"results": DepositSerializer(items, many=True).data})
+
+    def post(self, request: Request) -> Response:
+        require_usd()
+        data = AmountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        success_url, cancel_url = return_urls.checkout_urls(request)
+        deposit = deposits.create_deposit_session(
+            user=request.user,
+            amount_minor=data.validated_data["amount_minor"],
+            success_url=success_url,
+            cancel_url=cancel_url,
+            idempotency_key=_key(request),
+        )
+        return Response(DepositSerializer(deposit).data, status=201)
+
+
+class WithdrawalListView(APIView):
+    def get(self, request: Request) -> Response:
+        require_usd()
+        items = selectors.list_withdrawals(user=request.user)
+        return Response({"results": WithdrawalSerializer(items, many=True).data})
+
+    def post(self, request: Request) -> Response:
+        require_usd()
+        data = AmountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        withdrawal = withdrawals.request_withdrawal(
+            user=request.user,
+            amount_minor=data.validated_data["amount_minor"],
+            idempotency_key=_key(request),
+        )
+        return Response(WithdrawalSerializer(withdrawal).data, status=201)
+
+
+class ConnectView(APIView):
+    def get(self, request: Request) -> Response:
+        require_usd()
+        account = connect.refresh_connected_account(user=request.user)
+        return Response(
+            {"connected_account": ConnectedAccountSerializer(account).data if account else None}
+        )
+
+
+class ConnectOnboardingView(APIView):
+    def post(self, request: Request) -> Response:
+        require_usd()
+        # Our own return URLs only: a client-chosen one would make Stripe redirect anywhere.
+        refresh_url, return_url = return_urls.connect_urls(request)
+        url = connect.start_connect_onboarding(
+            user=request.user, refresh_url=refresh_url, return_url=return_url
+        )
+        return Response({"url": url}, status=201)

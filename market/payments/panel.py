@@ -1,0 +1,70 @@
+"""The account page's USD section: a context helper for ``payments/_usd_panel.html``.
+
+The account page (owned by market.views.account) adds ``**usd_panel_context(request)`` to its
+context and writes ``{% include "payments/_usd_panel.html" %}`` where the section belongs.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import HttpRequest
+
+from market.money import format_minor
+from market.payments import selectors
+from market.payments.stripe_client import usd_enabled
+
+
+def usd_panel_context(request: HttpRequest) -> dict[str, Any]:
+    if not usd_enabled():
+        return {"usd": {"is_enabled": False}}
+    summary = selectors.get_usd_summary(user=request.user)
+    account = summary.connected_account
+
+    def usd(minor: int) -> str:
+        return format_minor(minor, "USD")
+
+    return {
+        "usd": {
+            "is_enabled": True,
+            "available": usd(summary.available_minor),
+            "held": usd(summary.held_minor),
+            "pending": usd(summary.pending_minor),
+            "pending_minor": summary.pending_minor,
+            "debt": usd(-summary.debt_minor),
+            "debt_minor": -summary.debt_minor,
+            "next_release_at": summary.next_release_at,
+            "hold_window_days": round(summary.proceeds_hold_window_s / 86400, 1),
+            "deposit_min": usd(summary.deposit_min_minor),
+            "deposit_max": usd(summary.deposit_max_minor),
+            "payout_min": usd(summary.payout_min_minor),
+            "payout_fee_fixed": usd(summary.payout_fee_fixed_minor),
+            "payout_fee_bps": summary.payout_fee_bps,
+            "connected_account": account,
+            "can_withdraw": summary.can_withdraw,
+            "movements": [
+                {
+                    "at": d.created_at,
+                    "what": "Deposit",
+                    "amount": usd(d.amount_minor),
+                    "status": d.get_status_display()
+                    + (f" (refunded {usd(d.refunded_minor)})" if d.refunded_minor else ""),
+                }
+                for d in selectors.list_deposits(user=request.user, limit=5)
+            ]
+            + [
+                {
+                    "at": w.created_at,
+                    "what": "Withdrawal",
+                    "amount": usd(w.amount_minor),
+                    "status": w.get_status_display()
+                    + (f": {w.failure_message}" if w.failure_message else ""),
+                }
+                for w in selectors.list_withdrawals(user=request.user, limit=5)
+            ],
+            # One token per rendered form: a double submit is one deposit / withdrawal.
+            "deposit_token": uuid.uuid4().hex,
+            "withdraw_token": uuid.uuid4().hex,
+        }
+    }

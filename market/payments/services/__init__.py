@@ -1,0 +1,1 @@
+"""Writes of the payments app, by topic. Import from the topic modules."""

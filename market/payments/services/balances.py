@@ -1,0 +1,85 @@
+"""USD ledger moves shared by the payments services: debits that may become debt, and debt
+settlement.
+
+A balance that would go negative is never clipped: what the user's available USD cannot cover
+is recorded in their DEBT account (<= 0), and paid back from the next money that becomes
+available to them (:func:`settle_debt_locked`).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from market.models import Account, AccountKind, LedgerTransaction
+from market.money import Currency
+from market.services.ledger import (
+    Leg,
+    get_system_account,
+    get_user_account,
+    lock_accounts,
+    record_transaction,
+)
+
+USD = Currency.USD
+
+
+def usd_account(user_id: int, kind: AccountKind) -> Account:
+    return get_user_account(user_id=user_id, currency=USD, kind=kind)
+
+
+def usd_system_account(kind: AccountKind) -> Account:
+    return get_system_account(currency=USD, kind=kind)
+
+
+def lock_usd_accounts(
+    user_id: int, *kinds: AccountKind
+) -> tuple[dict[AccountKind, Account], dict[int, Account]]:
+    """Get (creating if needed) and lock the user's USD accounts of ``kinds``, in id order.
+
+    Precondition: inside ``transaction.atomic``.
+    """
+    accounts = {kind: usd_account(user_id, kind) for kind in kinds}
+    return accounts, lock_accounts(accounts.values())
+
+
+def debit_or_debt_legs(
+    *, accounts: dict[AccountKind, Account], locked: dict[int, Account], amount_minor: int
+) -> list[Leg]:
+    """Legs taking ``amount_minor`` from the user: available first, the rest as debt."""
+    available = accounts[AccountKind.AVAILABLE]
+    debt = accounts[AccountKind.DEBT]
+    from_available = min(max(locked[available.pk].balance_minor, 0), amount_minor)
+    legs: list[Leg] = []
+    if from_available:
+        legs.append((available, -from_available))
+    if amount_minor - from_available:
+        legs.append((debt, -(amount_minor - from_available)))
+    return legs
+
+
+def settle_debt_locked(
+    *, user_id: int, accounts: dict[AccountKind, Account], locked: dict[int, Account]
+) -> LedgerTransaction | None:
+    """Pay the user's USD debt from their available USD, as far as it goes.
+
+    Precondition: the user's AVAILABLE and DEBT accounts are in ``accounts`` and locked.
+    """
+    available = accounts[AccountKind.AVAILABLE]
+    debt = accounts[AccountKind.DEBT]
+    amount = min(locked[available.pk].balance_minor, -locked[debt.pk].balance_minor)
+    if amount <= 0:
+        return None
+    return record_transaction(
+        kind=LedgerTransaction.Kind.DEBT_SETTLE,
+        currency=USD,
+        legs=[(available, -amount), (debt, amount)],
+        locked=locked,
+        memo=f"debt repaid by user {user_id}",
+    )
+
+
+def settle_debt(*, user_id: int) -> LedgerTransaction | None:
+    """Pay the user's USD debt from their available USD (its own transaction)."""
+    with transaction.atomic():
+        accounts, locked = lock_usd_accounts(user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
+        return settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)

@@ -1,0 +1,96 @@
+"""The hold window of USD sale proceeds (room for disputes before a seller can withdraw).
+
+market.services.orders calls :func:`proceeds_account_kind` to pick the account a seller's
+proceeds go to, and :func:`hold_trade_proceeds` in the trade's own transaction. Only USD is
+held; DEMO proceeds stay immediately available.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from market.models import AccountKind, LedgerTransaction, Trade
+from market.money import Currency
+from market.payments.models import ProceedsHold
+from market.payments.services.balances import USD, lock_usd_accounts, settle_debt_locked
+from market.services.ledger import record_transaction
+
+logger = logging.getLogger(__name__)
+
+
+def _is_held(currency: str) -> bool:
+    return currency == Currency.USD and settings.PROCEEDS_HOLD_WINDOW_S > 0
+
+
+def proceeds_account_kind(currency: str) -> AccountKind:
+    """Where a seller's proceeds in ``currency`` are credited: PENDING for held USD."""
+    return AccountKind.PENDING if _is_held(currency) else AccountKind.AVAILABLE
+
+
+def hold_trade_proceeds(*, trade: Trade) -> ProceedsHold | None:
+    """Record when the proceeds of ``trade`` become available.
+
+    Precondition: called in the trade's transaction, after the trade credited
+    ``price - fee`` to the seller's :func:`proceeds_account_kind` account.
+    """
+    amount = trade.price_minor - trade.fee_minor
+    if not _is_held(trade.currency) or amount <= 0:
+        return None
+    return ProceedsHold.objects.create(
+        user_id=trade.seller_id,
+        trade=trade,
+        amount_minor=amount,
+        currency=trade.currency,
+        available_at=timezone.now() + timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S),
+    )
+
+
+def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Move matured proceeds from PENDING to AVAILABLE (repaying debt first); return how many.
+
+    Each hold is released in its own transaction, claimed with SKIP LOCKED so that two runs
+    never release the same hold twice and never wait on each other.
+    """
+    now = now or timezone.now()
+    due = list(
+        ProceedsHold.objects.filter(released_at__isnull=True, available_at__lte=now)
+        .order_by("available_at", "id")
+        .values_list("id", flat=True)[:limit]
+    )
+    released = 0
+    for hold_id in due:
+        with transaction.atomic():
+            hold = (
+                ProceedsHold.objects.select_for_update(skip_locked=True)
+                .filter(pk=hold_id, released_at__isnull=True)
+                .first()
+            )
+            if hold is None:
+                continue
+            accounts, locked = lock_usd_accounts(
+                hold.user_id, AccountKind.AVAILABLE, AccountKind.PENDING, AccountKind.DEBT
+            )
+            txn = record_transaction(
+                kind=LedgerTransaction.Kind.PROCEEDS_RELEASE,
+                currency=USD,
+                legs=[
+                    (accounts[AccountKind.PENDING], -hold.amount_minor),
+                    (accounts[AccountKind.AVAILABLE], hold.amount_minor),
+                ],
+                locked=locked,
+                memo=f"proceeds of trade {hold.trade_id} available",
+                idempotency_key=f"proceeds-release-{hold.pk}",
+            )
+            settle_debt_locked(user_id=hold.user_id, accounts=accounts, locked=locked)
+            hold.release_transaction = txn
+            hold.released_at = now
+            hold.save(update_fields=["release_transaction", "released_at"])
+            released += 1
+    if released:
+        logger.info("released %d matured USD proceeds", released)
+    return released

@@ -1,0 +1,272 @@
+"""Withdrawals: available USD to the seller's connected account by a Stripe transfer.
+
+Lifecycle: request_withdrawal moves the amount from AVAILABLE to HELD and records a REQUESTED
+withdrawal; after commit a task calls send_withdrawal_transfer, which creates the transfer with
+the idempotency key ``payout-<id>`` (the same key on every retry, by the library or by Celery,
+so Stripe creates at most one transfer). Stripe's answer closes it: a transfer → PAID (HELD
+leaves to the clearing account, the fee to FEES); a refusal → FAILED (HELD back to AVAILABLE).
+Temporary failures leave it REQUESTED with its funds held, to be retried.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import stripe
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from market.exceptions import InsufficientFunds
+from market.models import AccountKind, LedgerTransaction
+from market.payments import stripe_client
+from market.payments.exceptions import (
+    ConnectAccountMissing,
+    IdempotencyKeyReused,
+    InvalidAmount,
+    PayoutsNotEnabled,
+    StripeUnavailable,
+)
+from market.payments.models import ConnectedAccount, Withdrawal, WithdrawalStatus
+from market.payments.services.balances import (
+    USD,
+    lock_usd_accounts,
+    settle_debt_locked,
+    usd_system_account,
+)
+from market.services.ledger import record_transaction
+
+logger = logging.getLogger(__name__)
+
+
+def payout_fee_for(amount_minor: int) -> int:
+    """The platform's fee on a withdrawal of ``amount_minor`` (fixed + basis points, down)."""
+    return settings.PAYOUT_FEE_FIXED_MINOR + amount_minor * settings.PAYOUT_FEE_BPS // 10_000
+
+
+def _validate(amount_minor: object) -> int:
+    if isinstance(amount_minor, bool) or not isinstance(amount_minor, int):
+        raise InvalidAmount(
+            "the amount is a whole number of cents", fields={"amount_minor": ["an integer"]}
+        )
+    low = max(settings.PAYOUT_MIN_MINOR, payout_fee_for(amount_minor) + 1)
+    if amount_minor < low:
+        raise InvalidAmount(
+            f"the smallest withdrawal is {low} cents",
+            fields={"amount_minor": [f"at least {low}"]},
+        )
+    return amount_minor
+
+
+def request_withdrawal(
+    *, user: AbstractBaseUser, amount_minor: int, idempotency_key: str | None = None
+) -> Withdrawal:
+    """Hold ``amount_minor`` of the user's available USD and schedule its transfer.
+
+    Any USD debt is repaid first. Refuses (changing nothing) below the minimum, without a
+    connected account that can receive transfers, or without enough available funds.
+    """
+    stripe_client.require_usd()
+    amount_minor = _validate(amount_minor)
+    if idempotency_key is not None:
+        existing = Withdrawal.objects.filter(
+            user_id=user.pk, idempotency_key=idempotency_key
+        ).first()
+        if existing is not None:
+            return _replay(existing, amount_minor)
+    connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
+    if connected is None:
+        raise ConnectAccountMissing("connect a Stripe account before withdrawing")
+    if not connected.payouts_enabled:
+        raise PayoutsNotEnabled(
+            "your Stripe account cannot receive transfers yet: finish onboarding first"
+        )
+    try:
+        withdrawal = _hold(
+            user_id=user.pk,
+            connected=connected,
+            amount_minor=amount_minor,
+            idempotency_key=idempotency_key,
+        )
+    except IntegrityError:
+        existing = Withdrawal.objects.filter(
+            user_id=user.pk, idempotency_key=idempotency_key
+        ).first()
+        if existing is None:
+            raise
+        return _replay(existing, amount_minor)
+    return withdrawal
+
+
+def _hold(
+    *, user_id: int, connected: ConnectedAccount, amount_minor: int, idempotency_key: str | None
+) -> Withdrawal:
+    from market.payments.tasks import send_withdrawal_transfer_task
+
+    with transaction.atomic():
+        accounts, locked = lock_usd_accounts(
+            user_id, AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.DEBT
+        )
+        settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)
+        have = locked[accounts[AccountKind.AVAILABLE].pk].balance_minor
+        if have < amount_minor:
+            # Raising rolls back the debt repayment too: a refusal changes nothing.
+            raise InsufficientFunds(
+                f"this withdrawal needs {amount_minor} USD cents available; you have {have}",
+                fields={"amount_minor": ["not enough available funds"]},
+            )
+        txn = record_transaction(
+            kind=LedgerTransaction.Kind.WITHDRAWAL_HOLD,
+            currency=USD,
+            legs=[
+                (accounts[AccountKind.AVAILABLE], -amount_minor),
+                (accounts[AccountKind.HELD], amount_minor),
+            ],
+            locked=locked,
+            memo=f"withdrawal by user {user_id}",
+        )
+        withdrawal = Withdrawal.objects.create(
+            user_id=user_id,
+            connected_account=connected,
+            amount_minor=amount_minor,
+            fee_minor=payout_fee_for(amount_minor),
+            idempotency_key=idempotency_key,
+            hold_transaction=txn,
+        )
+        transaction.on_commit(
+            lambda: send_withdrawal_transfer_task.delay(withdrawal_id=withdrawal.pk)
+        )
+    return withdrawal
+
+
+def _replay(existing: Withdrawal, amount_minor: int) -> Withdrawal:
+    if existing.amount_minor != amount_minor:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was already used for a different withdrawal",
+            fields={"idempotency_key": ["already used"]},
+        )
+    return existing
+
+
+def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
+    """Create the Stripe transfer of a REQUESTED withdrawal and close it on Stripe's answer.
+
+    Idempotent: a closed withdrawal is returned as is; a retry reuses ``payout-<id>``.
+    Raises StripeUnavailable on a temporary failure (the caller retries; funds stay held).
+    """
+    withdrawal = Withdrawal.objects.select_related("connected_account").get(pk=withdrawal_id)
+    if withdrawal.status != WithdrawalStatus.REQUESTED:
+        return withdrawal
+    Withdrawal.objects.filter(pk=withdrawal_id).update(attempts=withdrawal.attempts + 1)
+    client = stripe_client.get_client()
+    try:
+        transfer = client.v1.transfers.create(
+            params={
+                "amount": withdrawal.net_minor,
+                "currency": "usd",
+                "destination": withdrawal.connected_account.stripe_account_id,
+                "transfer_group": f"withdrawal-{withdrawal.pk}",
+                "metadata": {
+                    "withdrawal_id": str(withdrawal.pk),
+                    "user_id": str(withdrawal.user_id),
+                },
+            },
+            options={"idempotency_key": f"payout-{withdrawal.pk}"},
+        )
+    except stripe.StripeError as error:
+        if stripe_client.is_temporary(error):
+            logger.warning("withdrawal %s: temporary Stripe failure: %s", withdrawal.pk, error)
+            raise StripeUnavailable(
+                f"transfer not confirmed yet: {error.user_message or error}"
+            ) from error
+        return fail_withdrawal(
+            withdrawal_id=withdrawal.pk,
+            code=str(error.code or type(error).__name__),
+            message=str(error.user_message or error),
+        )
+    return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=transfer.id)
+
+
+def _lock_requested(withdrawal_id: int) -> Withdrawal | None:
+    withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal_id)
+    return withdrawal if withdrawal.status == WithdrawalStatus.REQUESTED else None
+
+
+def complete_withdrawal(*, withdrawal_id: int, transfer_id: str) -> Withdrawal:
+    """Stripe confirmed the transfer: the held amount leaves (net to clearing, fee to FEES)."""
+    with transaction.atomic():
+        withdrawal = _lock_requested(withdrawal_id)
+        if withdrawal is None:
+            return Withdrawal.objects.get(pk=withdrawal_id)
+        accounts, locked = lock_usd_accounts(withdrawal.user_id, AccountKind.HELD)
+        legs = [
+            (accounts[AccountKind.HELD], -withdrawal.amount_minor),
+            (usd_system_account(AccountKind.STRIPE_CLEARING), withdrawal.net_minor),
+        ]
+        if withdrawal.fee_minor:
+            legs.append((usd_system_account(AccountKind.FEES), withdrawal.fee_minor))
+        txn = record_transaction(
+            kind=LedgerTransaction.Kind.WITHDRAWAL_PAID,
+            currency=USD,
+            legs=legs,
+            locked=locked,
+            memo=f"withdrawal {withdrawal.pk}: transfer {transfer_id}",
+            idempotency_key=f"withdrawal-close-{withdrawal.pk}",
+        )
+        withdrawal.status = WithdrawalStatus.PAID
+        withdrawal.transfer_id = transfer_id
+        withdrawal.close_transaction = txn
+        withdrawal.closed_at = timezone.now()
+        withdrawal.save(update_fields=["status", "transfer_id", "close_transaction", "closed_at"])
+    return withdrawal
+
+
+def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawal:
+    """Stripe refused the transfer: the held amount goes back to available (debt first)."""
+    with transaction.atomic():
+        withdrawal = _lock_requested(withdrawal_id)
+        if withdrawal is None:
+            return Withdrawal.objects.get(pk=withdrawal_id)
+        accounts, locked = lock_usd_accounts(
+            withdrawal.user_id, AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.DEBT
+        )
+        txn = record_transaction(
+            kind=LedgerTransaction.Kind.WITHDRAWAL_RELEASE,
+            currency=USD,
+            legs=[
+                (accounts[AccountKind.HELD], -withdrawal.amount_minor),
+                (accounts[AccountKind.AVAILABLE], withdrawal.amount_minor),
+            ],
+            locked=locked,
+            memo=f"withdrawal {withdrawal.pk} failed: {code}",
+            idempotency_key=f"withdrawal-close-{withdrawal.pk}",
+        )
+        settle_debt_locked(user_id=withdrawal.user_id, accounts=accounts, locked=locked)
+        withdrawal.status = WithdrawalStatus.FAILED
+        withdrawal.failure_code = code[:100]
+        withdrawal.failure_message = message[:500]
+        withdrawal.close_transaction = txn
+        withdrawal.closed_at = timezone.now()
+        withdrawal.save(
+            update_fields=[
+                "status",
+                "failure_code",
+                "failure_message",
+                "close_transaction",
+                "closed_at",
+            ]
+        )
+    logger.warning("withdrawal %s failed: %s %s", withdrawal.pk, code, message)
+    return withdrawal
+
+
+def list_stuck_withdrawal_ids() -> list[int]:
+    """REQUESTED withdrawals older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
+    return list(
+        Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED, created_at__lt=cutoff)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )

@@ -1,0 +1,34 @@
+"""Celery tasks of the payments app: thin, idempotent, called with ids as keyword arguments."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from market.payments.exceptions import StripeUnavailable
+from market.payments.services import proceeds, withdrawals
+
+
+@shared_task(
+    name="payments.send_withdrawal_transfer",
+    acks_late=True,
+    autoretry_for=(StripeUnavailable,),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    max_retries=8,
+)
+def send_withdrawal_transfer_task(*, withdrawal_id: int) -> str:
+    # Every attempt sends Idempotency-Key payout-<id>: Stripe makes at most one transfer.
+    return str(withdrawals.send_withdrawal_transfer(withdrawal_id=withdrawal_id).status)
+
+
+@shared_task(name="payments.release_matured_proceeds", acks_late=True)
+def release_matured_proceeds_task() -> int:
+    return proceeds.release_matured_proceeds()
+
+
+@shared_task(name="payments.retry_stuck_withdrawals", acks_late=True)
+def retry_stuck_withdrawals_task() -> int:
+    ids = withdrawals.list_stuck_withdrawal_ids()
+    for withdrawal_id in ids:
+        send_withdrawal_transfer_task.delay(withdrawal_id=withdrawal_id)
+    return len(ids)
