@@ -1,5 +1,50 @@
 """Web pages (server-rendered, htmx for the live parts)."""
 
-from django.urls import URLPattern, URLResolver
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from market.views import account, author, problems, trading
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", problems.home, name="home"),
+    path("problems/", problems.problem_list, name="problem-list"),
+    path("problems/<slug:slug>/", problems.problem_detail, name="problem-detail"),
+    path(
+        "problems/<slug:slug>/my-solutions/",
+        problems.my_solutions_fragment,
+        name="problem-my-solutions",
+    ),
+    path("problems/<slug:slug>/book/", problems.book_fragment, name="problem-book"),
+    path("problems/<slug:slug>/submit/", trading.submit, name="problem-submit"),
+    path("problems/<slug:slug>/bid/", trading.bid, name="problem-bid"),
+    path("solutions/<int:solution_id>/sell/", trading.sell, name="solution-sell"),
+    path("orders/<int:order_id>/cancel/", trading.cancel, name="order-cancel"),
+    path("account/", account.account, name="account"),
+    path("signup/", account.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("author/", author.author_home, name="author-home"),
+    path("author/problems/new/", author.problem_new, name="author-problem-new"),
+    path("author/problems/<int:problem_id>/", author.problem_edit, name="author-problem"),
+    path(
+        "author/problems/<int:problem_id>/verifiers/new/",
+        author.verifier_new,
+        name="author-verifier-new",
+    ),
+    path("author/verifiers/<int:verifier_id>/", author.verifier_edit, name="author-verifier"),
+    path(
+        "author/verifiers/<int:verifier_id>/dry-run/",
+        author.verifier_dry_run,
+        name="author-verifier-dry-run",
+    ),
+    path(
+        "author/verifiers/<int:verifier_id>/publish/",
+        author.verifier_publish,
+        name="author-verifier-publish",
+    ),
+    path(
+        "author/problems/<int:problem_id>/publish/",
+        author.problem_publish,
+        name="author-problem-publish",
+    ),
+]

@@ -1,0 +1,215 @@
+"""Author pages: new problem, edit a verifier, dry run, publish.
+
+Each view calls one function of verifiers.services.publishing (the same path as the API);
+domain errors come back as form errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from market import selectors
+from market.access import access_own_problem, access_own_verifier
+from market.exceptions import DomainError, NotFound
+from market.models import Problem, ProblemStatus
+from market.views.forms import ProblemForm, VerifierForm, join_samples
+from market.views.trading import add_domain_error
+from verifiers.models import Verifier
+from verifiers.services import publishing
+
+
+def _own_problem(request: HttpRequest, problem_id: int) -> Problem:
+    try:
+        return access_own_problem(user=request.user, problem_id=problem_id)
+    except NotFound:
+        raise Http404("no such problem") from None
+
+
+def _own_verifier(request: HttpRequest, verifier_id: int) -> Verifier:
+    try:
+        return access_own_verifier(user=request.user, verifier_id=verifier_id)
+    except NotFound:
+        raise Http404("no such verifier") from None
+
+
+@login_required
+def author_home(request: HttpRequest) -> HttpResponse:
+    problems = selectors.list_authored_problems(author=request.user)
+    return render(request, "market/author/home.html", {"problems": problems})
+
+
+@login_required
+def problem_new(request: HttpRequest) -> HttpResponse:
+    form = ProblemForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            problem = publishing.create_problem(author=request.user, **form.cleaned_data)
+        except DomainError as error:
+            add_domain_error(form, error, None)
+        else:
+            messages.success(request, "Draft problem created. Now add a verifier.")
+            return redirect("author-verifier-new", problem_id=problem.pk)
+    return render(request, "market/author/problem_new.html", {"form": form})
+
+
+def _problem_page(
+    request: HttpRequest, problem: Problem, form: ProblemForm, status: int = 200
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "problem": problem,
+        "form": form,
+        "is_draft": problem.status == ProblemStatus.DRAFT,
+        "verifiers": selectors.list_problem_verifiers(problem=problem),
+    }
+    return render(request, "market/author/problem_edit.html", context, status=status)
+
+
+@login_required
+def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
+    problem = _own_problem(request, problem_id)
+    initial = {
+        "title": problem.title,
+        "statement_md": problem.statement_md,
+        "currency": problem.currency,
+    }
+    if request.method != "POST":
+        return _problem_page(request, problem, ProblemForm(initial=initial))
+    form = ProblemForm(request.POST, initial=initial)
+    if form.is_valid():
+        try:
+            publishing.update_problem(author=request.user, problem=problem, **form.cleaned_data)
+        except DomainError as error:
+            add_domain_error(form, error, None)
+        else:
+            messages.success(request, "Problem saved.")
+            return redirect("author-problem", problem_id=problem.pk)
+    return _problem_page(request, problem, form, status=400)
+
+
+@login_required
+@require_POST
+def problem_publish(request: HttpRequest, problem_id: int) -> HttpResponse:
+    problem = _own_problem(request, problem_id)
+    try:
+        problem = publishing.publish_problem(author=request.user, problem=problem)
+    except DomainError as error:
+        messages.error(request, _error_text(error))
+        return redirect("author-problem", problem_id=problem.pk)
+    messages.success(request, "Published: the problem is listed and takes solutions.")
+    return redirect("problem-detail", slug=problem.slug)
+
+
+def _verifier_initial(verifier: Verifier) -> dict[str, Any]:
+    return {
+        "name": verifier.name,
+        "language": verifier.language,
+        "source": verifier.draft_source,
+        "time_limit_s": verifier.time_limit_s,
+        "memory_limit_mb": verifier.memory_limit_mb,
+        "lean_project": verifier.lean_project,
+        "is_source_public": verifier.is_source_public,
+        "reference_solutions": join_samples(verifier.reference_solutions),
+        "wrong_solutions": join_samples(verifier.wrong_solutions),
+    }
+
+
+@login_required
+def verifier_new(request: HttpRequest, problem_id: int) -> HttpResponse:
+    problem = _own_problem(request, problem_id)
+    form = VerifierForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            verifier = publishing.create_verifier(
+                author=request.user, problem=problem, **form.service_kwargs()
+            )
+        except DomainError as error:
+            add_domain_error(form, error, None)
+        else:
+            messages.success(request, "Verifier saved as a draft. Run a dry run next.")
+            return redirect("author-verifier", verifier_id=verifier.pk)
+    return render(
+        request,
+        "market/author/verifier_edit.html",
+        {"problem": problem, "verifier": None, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _verifier_page(
+    request: HttpRequest, verifier: Verifier, form: VerifierForm, status: int = 200
+) -> HttpResponse:
+    dry_run = verifier.dry_runs.order_by("-id").first()
+    context = {
+        "problem": verifier.problem,
+        "verifier": verifier,
+        "form": form,
+        "dry_run": dry_run,
+        "dry_run_is_current": dry_run is not None
+        and dry_run.fingerprint == publishing.draft_fingerprint(verifier),
+        "versions": verifier.versions.order_by("-number"),
+    }
+    return render(request, "market/author/verifier_edit.html", context, status=status)
+
+
+@login_required
+def verifier_edit(request: HttpRequest, verifier_id: int) -> HttpResponse:
+    verifier = _own_verifier(request, verifier_id)
+    if request.method != "POST":
+        return _verifier_page(request, verifier, VerifierForm(initial=_verifier_initial(verifier)))
+    form = VerifierForm(request.POST)
+    if form.is_valid():
+        try:
+            publishing.update_verifier(
+                author=request.user, verifier=verifier, **form.service_kwargs()
+            )
+        except DomainError as error:
+            add_domain_error(form, error, None)
+        else:
+            messages.success(request, "Draft saved. Run a dry run of this draft before publishing.")
+            return redirect("author-verifier", verifier_id=verifier.pk)
+    return _verifier_page(request, verifier, form, status=400)
+
+
+@login_required
+@require_POST
+def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
+    verifier = _own_verifier(request, verifier_id)
+    try:
+        dry_run = publishing.run_dry_run(author=request.user, verifier=verifier)
+    except DomainError as error:
+        messages.error(request, _error_text(error))
+    else:
+        if dry_run.is_passed:
+            messages.success(request, f"Dry run passed: {dry_run.summary}")
+        else:
+            messages.error(request, f"Dry run failed: {dry_run.summary}")
+    return redirect(reverse("author-verifier", kwargs={"verifier_id": verifier.pk}) + "#dry-run")
+
+
+@login_required
+@require_POST
+def verifier_publish(request: HttpRequest, verifier_id: int) -> HttpResponse:
+    verifier = _own_verifier(request, verifier_id)
+    try:
+        version = publishing.publish_verifier(author=request.user, verifier=verifier)
+    except DomainError as error:
+        messages.error(request, _error_text(error))
+        return redirect("author-verifier", verifier_id=verifier.pk)
+    messages.success(
+        request, f"Published version {version.number}: the problem is listed and takes solutions."
+    )
+    return redirect("problem-detail", slug=verifier.problem.slug)
+
+
+def _error_text(error: DomainError) -> str:
+    details = "; ".join(
+        f"{field}: {', '.join(problems)}" for field, problems in error.fields.items()
+    )
+    return f"{error.message}" + (f" ({details})" if details else "")

@@ -1,0 +1,131 @@
+"""Writes from the problem page: submit a solution, list it for sale, bid, cancel."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from market import selectors
+from market.access import access_own_solution
+from market.exceptions import DomainError, NotFound
+from market.money import Money, format_minor
+from market.services.orders import cancel_order, place_ask, place_bid
+from market.services.solutions import submit_solution
+from market.views.forms import PriceForm, SubmitSolutionForm
+from market.views.problems import get_problem_or_404, problem_context
+
+
+def _problem_url(slug: str, anchor: str = "") -> str:
+    return reverse("problem-detail", kwargs={"slug": slug}) + (f"#{anchor}" if anchor else "")
+
+
+def add_domain_error(form: object, error: DomainError, default_field: str | None) -> None:
+    """Show a typed domain error on the form: on its fields when the form has them."""
+    added = False
+    for field, problems in error.fields.items():
+        name = {"price_minor": "price", "text": "text"}.get(field, field)
+        if name in form.fields:  # type: ignore[attr-defined]
+            for message in problems:
+                form.add_error(name, message)  # type: ignore[attr-defined]
+            added = True
+    form.add_error(None if added else default_field, error.message)  # type: ignore[attr-defined]
+
+
+@login_required
+@require_POST
+def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    problem = get_problem_or_404(slug)
+    versions = selectors.list_active_versions(problem=problem)
+    form = SubmitSolutionForm(request.POST, request.FILES, versions=versions)
+    if form.is_valid():
+        version = next(v for v in versions if v.pk == form.cleaned_data["verifier_version"])
+        try:
+            submit_solution(
+                solver=request.user,
+                verifier_version=version,  # type: ignore[arg-type]
+                text=form.cleaned_data["solution_bytes"],
+            )
+        except DomainError as error:
+            add_domain_error(form, error, "text")
+        else:
+            messages.success(request, "Solution submitted. Its verdict appears below.")
+            return redirect(_problem_url(slug, "my-solutions"))
+    context = problem_context(request, problem, submit_form=form)
+    return render(request, "market/problem_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
+    try:
+        solution = access_own_solution(user=request.user, solution_id=solution_id)
+    except NotFound:
+        raise Http404("no such solution") from None
+    problem = get_problem_or_404(solution.problem.slug)
+    form = PriceForm(request.POST, prefix=f"sell-{solution.pk}")
+    if form.is_valid():
+        try:
+            order = place_ask(
+                seller=request.user,
+                solution=solution,
+                price=Money(form.price_minor, problem.currency),  # type: ignore[arg-type]
+                quantity=form.cleaned_data["quantity"],
+            )
+        except DomainError as error:
+            add_domain_error(form, error, "price")
+        else:
+            sold = order.quantity - order.remaining
+            text = f"Listed {order.quantity} at {format_minor(order.price_minor, order.currency)}."
+            if sold:
+                text += f" Sold {sold} right away (trades happen at the buyer's bid price)."
+            messages.success(request, text)
+            return redirect(_problem_url(problem.slug, "book"))
+    context = problem_context(request, problem, sell_form_errors=form, sell_solution_id=solution.pk)
+    return render(request, "market/problem_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def bid(request: HttpRequest, slug: str) -> HttpResponse:
+    problem = get_problem_or_404(slug)
+    form = PriceForm(request.POST, prefix="bid")
+    if form.is_valid():
+        try:
+            order = place_bid(
+                buyer=request.user,
+                problem=problem,
+                price=Money(form.price_minor, problem.currency),  # type: ignore[arg-type]
+                quantity=form.cleaned_data["quantity"],
+            )
+        except DomainError as error:
+            add_domain_error(form, error, "price")
+        else:
+            bought = order.quantity - order.remaining
+            price = format_minor(order.price_minor, order.currency)
+            text = f"Bid placed: {order.quantity} at {price}."
+            if bought:
+                text += f" Bought {bought} right away; see your account."
+            messages.success(request, text)
+            return redirect(_problem_url(slug, "book"))
+    context = problem_context(request, problem, bid_form=form)
+    return render(request, "market/problem_detail.html", context, status=400)
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, order_id: int) -> HttpResponse:
+    next_url = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = reverse("account")
+    try:
+        order = cancel_order(user=request.user, order_id=order_id)
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Order {order.pk} cancelled.")
+    return redirect(next_url)
