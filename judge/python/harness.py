@@ -83,7 +83,12 @@ _FORBIDDEN_WORDS = re.compile(
 _SAFE_IMPORT_LINE = re.compile(
     r"\s*(?:from\s+([\w.]+)\s+import\s+[\w\s,*]+|import\s+([\w.]+)(?:\s+as\s+\w+)?)\s*"
 )
-_CODEGEN_CALLERS = ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py")
+# Stdlib code generators whose compile() input is their own template, not the solution; and
+# ast.parse, which only builds a tree (compiling a tree afterwards is refused below).
+_CODEGEN_CALLERS = frozenset(
+    _STDLIB_PREFIX + name
+    for name in ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py", "ast.py")
+)
 
 
 class InjectionBlocked(RuntimeError):
@@ -126,7 +131,7 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
         return
     if event == "compile":
         caller = _caller_file(2)
-        if caller.startswith(_STDLIB_PREFIX) and caller.endswith(_CODEGEN_CALLERS):
+        if caller in _CODEGEN_CALLERS:
             return
         if "importlib" in caller and caller.startswith("<frozen"):
             return
@@ -143,6 +148,23 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
         raise InjectionBlocked("creating code objects is not allowed in a verifier")
     elif event in ("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "os.system"):
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
+
+
+def _guard_find_spec() -> None:
+    """Check names where every import path meets: importlib's _find_spec.
+
+    ``importlib.import_module`` does not raise the "import" audit event in Python 3.11, but
+    it, ``__import__`` and the import statement all find modules through _find_spec.
+    """
+    bootstrap = sys.modules["_frozen_importlib"]
+    original = bootstrap._find_spec
+
+    def _find_spec(name: str, path: object, target: object = None) -> object:
+        if not _import_allowed(name):
+            raise ImportError(f"import of {name!r} is not allowed in a verifier")
+        return original(name, path, target)
+
+    bootstrap._find_spec = _find_spec
 
 
 # --- child setup ---
@@ -326,6 +348,7 @@ def _zygote() -> None:
     if preload_errors:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
+    _guard_find_spec()
     devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the

@@ -26,7 +26,7 @@ import threading
 import time
 from typing import Any
 
-from judge.sandbox import seccomp
+from judge.sandbox import procs, seccomp
 from judge.sandbox.bwrap import build_argv
 from judge.sandbox.cgroup import CgroupSlot, create_slot
 from judge.sandbox.errors import SandboxUnavailable
@@ -206,10 +206,9 @@ class Zygote:
                     os.close(fd)
         self._pending.clear()
         if self._process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self._process.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                self._process.kill()
+            # Kill the whole tree (bwrap, its pid-namespace init, the zygote, a pre-forked
+            # child) and wait for each: nothing of the sandbox may outlive close().
+            procs.kill_tree(self._process.pid)
             with contextlib.suppress(Exception):
                 self._process.wait(timeout=10)
             if self._process.stderr is not None:

@@ -1,0 +1,11 @@
+"""A POSIX record lock (fcntl F_SETLK)."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Operation not permitted
+import fcntl
+import os
+
+
+def verify(solution, rng):
+    with open(os.__file__) as handle:
+        fcntl.lockf(handle, fcntl.LOCK_SH)
+    return True

@@ -1,0 +1,6 @@
+"""Read the project's source and settings."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: FileNotFoundError
+def verify(solution, rng):
+    open("/work/main/config/settings.py").read()
+    return len(open("/work/main/judge/__init__.py").read()) > 0

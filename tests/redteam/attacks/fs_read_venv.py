@@ -1,0 +1,8 @@
+"""List the project's virtualenv (django, stripe...)."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: FileNotFoundError
+import os
+
+
+def verify(solution, rng):
+    return "django" in os.listdir("/work/main/.venv/lib/python3.11/site-packages")

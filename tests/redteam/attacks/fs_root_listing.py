@@ -1,0 +1,10 @@
+"""The sandbox root holds only the interpreter and the libraries."""
+# expect: REJECTED WRONG_ANSWER
+import os
+
+HOST_ONLY = {"etc", "home", "tmp", "work", "proc", "sys", "var", "opt", "srv", "mnt", "boot", "run"}
+
+
+def verify(solution, rng):
+    # Contained iff none of the host's top-level folders is visible.
+    return bool(HOST_ONLY & set(os.listdir("/")))

@@ -1,0 +1,7 @@
+"""Write a file in /dev/shm."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Read-only file system
+def verify(solution, rng):
+    with open("/dev/shm/redteam_pwned", "w") as handle:
+        handle.write("pwned")
+    return True

@@ -1,0 +1,9 @@
+"""Overwrite a stdlib module for the next verdicts."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Read-only file system
+import os
+
+
+def verify(solution, rng):
+    open(os.__file__, "a").write("# pwned")
+    return True

@@ -1,0 +1,8 @@
+"""Import celery (installed on the host, or the project's own)."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: ImportError: import of 'celery' is not allowed
+import celery
+
+
+def verify(solution, rng):
+    return True

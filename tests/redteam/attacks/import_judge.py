@@ -1,0 +1,8 @@
+"""Import judge (installed on the host, or the project's own)."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: ImportError: import of 'judge' is not allowed
+import judge
+
+
+def verify(solution, rng):
+    return True

@@ -1,0 +1,8 @@
+"""Import stripe (installed on the host, or the project's own)."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: ImportError: import of 'stripe' is not allowed
+import stripe
+
+
+def verify(solution, rng):
+    return True

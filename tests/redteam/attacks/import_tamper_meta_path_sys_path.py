@@ -1,0 +1,14 @@
+"""Clear sys.meta_path hooks, add the venv to sys.path, import django."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: ImportError: import of 'django' is not allowed
+import importlib.machinery
+import sys
+
+
+def verify(solution, rng):
+    sys.meta_path[:] = [importlib.machinery.PathFinder]
+    sys.path.insert(0, "/work/main/.venv/lib/python3.11/site-packages")
+    sys.modules.pop("django", None)
+    import django  # noqa: F401
+
+    return True

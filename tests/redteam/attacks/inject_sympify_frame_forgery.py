@@ -1,0 +1,11 @@
+"""A verifier that sympifies its input; the solution walks frames to force True."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: refused to compile
+# solution: __import__('os')._exit(0) or x**2
+import sympy
+
+
+def verify(solution, rng):
+    x = sympy.Symbol("x")
+    answer = sympy.sympify(solution)
+    return sympy.simplify(answer - x**2) == 0

@@ -1,0 +1,8 @@
+"""TCP to localhost by name (needs /etc/hosts and a socket)."""
+# expect: REJECTED RUNTIME_ERROR
+import socket
+
+
+def verify(solution, rng):
+    socket.create_connection(("localhost", 6379), timeout=2).close()
+    return True

@@ -1,0 +1,14 @@
+"""multiprocessing.Process."""
+# expect: REJECTED RUNTIME_ERROR
+import multiprocessing
+
+
+def work():
+    pass
+
+
+def verify(solution, rng):
+    process = multiprocessing.get_context("fork").Process(target=work)
+    process.start()
+    process.join()
+    return True

@@ -1,0 +1,9 @@
+"""Replace the verifier with another program."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Operation not permitted
+import os
+import sys
+
+
+def verify(solution, rng):
+    os.execv(sys.executable, [sys.executable, "-c", "print(1)"])

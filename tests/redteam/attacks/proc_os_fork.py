@@ -1,0 +1,10 @@
+"""os.fork."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Operation not permitted
+import os
+
+
+def verify(solution, rng):
+    if os.fork() == 0:
+        os._exit(0)
+    return True

@@ -1,0 +1,9 @@
+"""subprocess.run."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Operation not permitted
+import subprocess
+
+
+def verify(solution, rng):
+    subprocess.run(["/bin/sh", "-c", "id"], check=True)
+    return True

@@ -1,0 +1,10 @@
+"""Spin while ignoring SIGXCPU."""
+# expect: REJECTED TIME_LIMIT
+# time_limit_s: 0.5
+import signal
+
+
+def verify(solution, rng):
+    signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+    while True:
+        pass

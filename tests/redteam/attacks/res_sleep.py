@@ -1,0 +1,9 @@
+"""Sleep past the wall clock."""
+# expect: REJECTED TIME_LIMIT
+# time_limit_s: 0.5
+import time
+
+
+def verify(solution, rng):
+    time.sleep(60)
+    return True

@@ -1,0 +1,10 @@
+"""Flood stderr."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: printed more than 1 MiB
+import os
+
+
+def verify(solution, rng):
+    chunk = b"e" * 65536
+    while True:
+        os.write(2, chunk)

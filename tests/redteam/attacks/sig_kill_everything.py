@@ -1,0 +1,10 @@
+"""kill(-1): every process the sandbox's user may signal."""
+# expect: REJECTED RUNTIME_ERROR
+# detail: Operation not permitted
+import os
+import signal
+
+
+def verify(solution, rng):
+    os.kill(-1, signal.SIGKILL)
+    return True

@@ -1,0 +1,135 @@
+"""Real attacks against the Python judge. Each asserts the verdict AND that the host saw nothing.
+
+Every program in attacks/ states its expected verdict in its header (see
+tests/judge/python/program_cases.py). An attack that "succeeds" makes verify return True, so
+a broken layer shows up as ACCEPTED; an attack that is blocked surfaces as the errno of the
+layer that blocked it, which the `detail:` line pins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import socket
+
+import numpy
+import pytest
+
+from judge.python import PythonJob, PythonJudge, static_check
+from tests.judge.python.program_cases import ProgramCase, load_cases
+
+ATTACKS = pathlib.Path(__file__).parent / "attacks"
+CASES = load_cases(ATTACKS)
+PWNED_PATHS = [
+    pathlib.Path("/tmp/redteam_pwned"),
+    pathlib.Path("/dev/shm/redteam_pwned"),
+    pathlib.Path("/redteam_pwned"),
+    pathlib.Path("/redteam_pwned.txt"),
+    pathlib.Path("/judge"),
+    pathlib.Path(numpy.__file__).parent / "redteam_pwned.py",
+]
+
+
+def _stat(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_size, info.st_mtime_ns
+
+
+def test_there_are_at_least_45_attacks() -> None:
+    assert len(CASES) >= 45
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.path.stem for case in CASES])
+def test_attack_is_contained(
+    redteam_judge: PythonJudge,
+    host_listeners: tuple[socket.socket, socket.socket],
+    case: ProgramCase,
+) -> None:
+    tcp, udp = host_listeners
+    source = case.job.verifier_source.replace("{{TCP_PORT}}", str(tcp.getsockname()[1]))
+    source = source.replace("{{UDP_PORT}}", str(udp.getsockname()[1]))
+    job = dataclasses.replace(case.job, verifier_source=source)
+    stdlib_os = os.__file__
+    before = _stat(stdlib_os)
+    existed = {path: path.exists() for path in PWNED_PATHS}
+
+    verdict = redteam_judge.judge(job)
+
+    assert (verdict.verdict.value, verdict.reason.value if verdict.reason else None) == (
+        case.verdict,
+        case.reason,
+    ), verdict.detail
+    if case.detail is not None:
+        assert case.detail in verdict.detail
+    # Containment, seen from the host.
+    with pytest.raises(BlockingIOError):
+        tcp.accept()
+    with pytest.raises(BlockingIOError):
+        udp.recvfrom(100)
+    assert {path: path.exists() for path in PWNED_PATHS} == existed
+    assert _stat(stdlib_os) == before
+    assert redteam_judge.leftover_processes() == []
+    # Nothing of the host leaks into the detail shown to the solver (beyond what the program
+    # itself named).
+    for marker in ("/work/main", ".venv", "DATABASE_URL", "REDIS_URL"):
+        if marker not in source:
+            assert marker not in verdict.detail
+
+
+def test_nothing_of_one_verdict_is_visible_to_the_next(redteam_judge: PythonJudge) -> None:
+    plant = (
+        "import json\nimport numpy\n"
+        "def verify(solution, rng):\n"
+        "    json.PLANTED = solution\n"
+        "    numpy.PLANTED = solution\n"
+        "    return True\n"
+    )
+    look = (
+        "import json\nimport numpy\n"
+        "def verify(solution, rng):\n"
+        "    return hasattr(json, 'PLANTED') or hasattr(numpy, 'PLANTED')\n"
+    )
+    first = redteam_judge.judge(PythonJob(plant, "secret", seed=1, time_limit_s=5))
+    second = redteam_judge.judge(PythonJob(look, "", seed=1, time_limit_s=5))
+
+    assert first.verdict.value == "ACCEPTED"
+    assert (second.verdict.value, second.reason.value if second.reason else None) == (
+        "REJECTED",
+        "WRONG_ANSWER",
+    )
+
+
+def test_the_same_seed_reproduces_the_verdict(redteam_judge: PythonJudge) -> None:
+    source = "def verify(solution, rng):\n    return int(rng.integers(0, 2)) == int(solution)\n"
+    verdicts = {
+        redteam_judge.judge(PythonJob(source, "1", seed=seed, time_limit_s=5)).verdict.value
+        for seed in (5, 5, 5)
+    }
+
+    assert len(verdicts) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "sink"),
+    [
+        ("inject_sympify_frame_forgery", "sympy.sympify"),
+        ("inject_sympify_exec_payload", "sympy.sympify"),
+        ("inject_eval_payload", "eval"),
+        ("inject_pickle_payload", "pickle.loads"),
+    ],
+)
+def test_publishing_refuses_verifiers_with_injection_flows(name: str, sink: str) -> None:
+    report = static_check((ATTACKS / f"{name}.py").read_text())
+
+    assert report.ok is False
+    assert sink in {flow.sink for flow in report.injection_flows}
+    assert all(f"line {flow.line}:" in " ".join(report.errors) for flow in report.injection_flows)
+
+
+def test_publishing_accepts_the_safe_recipe() -> None:
+    report = static_check((ATTACKS / "inject_safe_recipe_payloads.py").read_text())
+
+    assert report.injection_flows == ()
+    assert report.errors == ()
+    assert report.ok is True
