@@ -10,7 +10,7 @@ from typing import Any
 import stripe
 from django.db.models import Sum
 
-from market.models import Account, AccountKind, Order, OrderSide, OrderStatus, Posting
+from market.models import Account, AccountKind, Order, OrderSide, OrderStatus, Posting, Trade
 from market.payments.models import (
     Deposit,
     DepositStatus,
@@ -20,7 +20,7 @@ from market.payments.models import (
     Withdrawal,
     WithdrawalStatus,
 )
-from tests.market.helpers import assert_ledger_invariants
+from tests.market.helpers import check_deferred_constraints, market_violations
 
 WEBHOOK_SECRET = "whsec_test_formalmarket"
 _ids = itertools.count(1)
@@ -93,33 +93,37 @@ def _sum(qs: Any, field: str = "amount_minor") -> int:
 
 
 def assert_payments_invariants() -> None:
-    """The market's invariants, plus: every USD system account equals what our payment rows
-    say it should (a reconciliation of the clearing account against deposits, refunds,
-    disputes and transfers)."""
+    """The market's invariants (tests/market/helpers.py), with two of them extended to the
+    money this app moves, plus a reconciliation of every USD system account against our
+    payment rows (deposits, refunds, disputes, transfers, proceeds holds)."""
+    check_deferred_constraints()
+    violations = market_violations()
+    # Replaced by the extended checks below: HELD also holds in-flight withdrawals, and FEES
+    # also takes withdrawal fees.
+    violations.pop("held != remaining value of open bids", None)
+    violations.pop("the fee account differs from the sum of trade fees", None)
+    assert violations == {}, violations
+
     in_flight = Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED)
-    if not in_flight.exists():
-        assert_ledger_invariants()
-    else:
-        # tests/market/helpers.py checks HELD == open bids; in-flight withdrawals hold too.
-        for account in Account.objects.filter(kind=AccountKind.HELD, currency="USD").exclude(
-            owner=None
-        ):
-            bids = Order.objects.filter(
-                owner=account.owner, currency="USD", side=OrderSide.BID, status=OrderStatus.OPEN
-            )
-            expected = sum(o.price_minor * o.remaining for o in bids) + _sum(
-                in_flight.filter(user=account.owner)
-            )
-            assert account.balance_minor == expected, f"{account}: held != bids + withdrawals"
-        total = _sum(Posting.objects.filter(currency="USD"))
-        assert total == 0, f"USD does not sum to zero: {total}"
-        for account in Account.objects.exclude(owner=None):
-            posted = _sum(account.postings.all())
-            assert account.balance_minor == posted, f"{account} drifted"
-            if account.kind == AccountKind.DEBT:
-                assert account.balance_minor <= 0
-            else:
-                assert account.balance_minor >= 0
+    for account in Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None):
+        bids = Order.objects.filter(
+            owner=account.owner,
+            currency=account.currency,
+            side=OrderSide.BID,
+            status=OrderStatus.OPEN,
+        )
+        expected = sum(o.price_minor * o.remaining for o in bids)
+        if account.currency == "USD":
+            expected += _sum(in_flight.filter(user=account.owner))
+        assert account.balance_minor == expected, f"{account}: held != bids + withdrawals"
+    for currency in ("DEMO", "USD"):
+        fees = _sum(
+            Posting.objects.filter(account__owner=None, account__kind="fees", currency=currency)
+        )
+        expected = _sum(Trade.objects.filter(currency=currency), "fee_minor")
+        if currency == "USD":
+            expected += _sum(Withdrawal.objects.filter(status=WithdrawalStatus.PAID), "fee_minor")
+        assert fees == expected, f"{currency} fees {fees} != trade + withdrawal fees {expected}"
 
     def system(kind: AccountKind) -> int:
         return _sum(Posting.objects.filter(account__owner=None, account__kind=kind, currency="USD"))

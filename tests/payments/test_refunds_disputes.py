@@ -1,0 +1,167 @@
+"""Refunds and disputes move or freeze money without unbalancing the ledger; what the user's
+available balance cannot cover becomes debt, repaid from the next money they receive."""
+
+from __future__ import annotations
+
+import pytest
+
+from market.models import AccountKind, Order
+from market.money import Currency, Money
+from market.payments.models import Deposit, DepositStatus, Dispute, DisputeStatus, StripeEvent
+from market.payments.services.webhooks import handle_webhook
+from market.services.orders import place_bid
+from tests.factories import ProblemFactory, UserFactory
+from tests.market.helpers import balance, snapshot
+from tests.payments.helpers import (
+    assert_payments_invariants,
+    charge_refunded,
+    completed_session,
+    dispute,
+    event,
+    sign,
+)
+
+pytestmark = pytest.mark.django_db
+
+_sessions = iter(range(1, 10_000))
+
+
+def deliver(evt):
+    payload, header = sign(evt)
+    return handle_webhook(payload=payload, signature_header=header)
+
+
+def paid_deposit(user, amount) -> Deposit:
+    deposit = Deposit.objects.create(
+        user=user,
+        amount_minor=amount,
+        checkout_session_id=f"cs_rd_{next(_sessions)}",
+        status=DepositStatus.OPEN,
+    )
+    deliver(event("checkout.session.completed", completed_session(deposit)))
+    deposit.refresh_from_db()
+    assert deposit.status == DepositStatus.PAID
+    return deposit
+
+
+def usd(user, kind=AccountKind.AVAILABLE):
+    return balance(user, kind, currency="USD")
+
+
+def test_full_refund_takes_the_deposit_back():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    deliver(event("charge.refunded", charge_refunded(deposit, 3_000)))
+    deposit.refresh_from_db()
+    assert deposit.refunded_minor == 3_000
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
+    assert_payments_invariants()
+
+
+def test_partial_refunds_are_cumulative_and_a_late_older_event_is_a_no_op():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    first = event("charge.refunded", charge_refunded(deposit, 1_000))
+    second = event("charge.refunded", charge_refunded(deposit, 2_500))
+    deliver(second)  # out of order: the later total arrives first
+    assert usd(user) == 500
+    before = snapshot()
+    record, is_new = deliver(first)
+    assert is_new and record.outcome == StripeEvent.Outcome.IGNORED
+    assert snapshot() == before
+    assert_payments_invariants()
+
+
+def test_refund_of_spent_money_becomes_debt_not_a_negative_balance():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    problem = ProblemFactory(currency=Currency.USD)
+    place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=2)
+    assert usd(user) == 1_000 and usd(user, AccountKind.HELD) == 2_000
+
+    deliver(event("charge.refunded", charge_refunded(deposit, 3_000)))
+
+    assert usd(user) == 0
+    assert usd(user, AccountKind.DEBT) == -2_000
+    assert usd(user, AccountKind.HELD) == 2_000  # open bids keep their hold
+    assert_payments_invariants()
+
+    # The next deposit repays the debt first.
+    paid_deposit(user, 2_500)
+    assert usd(user) == 500 and usd(user, AccountKind.DEBT) == 0
+    assert_payments_invariants()
+
+
+def test_dispute_freezes_then_won_releases():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_1", 3_000, "needs_response")))
+    assert usd(user) == 0
+    assert Dispute.objects.get().status == DisputeStatus.OPEN
+    assert_payments_invariants()
+
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_1", 3_000, "won")))
+    assert usd(user) == 3_000 and usd(user, AccountKind.DEBT) == 0
+    assert Dispute.objects.get().status == DisputeStatus.WON
+    assert_payments_invariants()
+
+
+def test_dispute_lost_sends_the_money_back_and_spent_part_is_debt():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    problem = ProblemFactory(currency=Currency.USD)
+    place_bid(buyer=user, problem=problem, price=Money(2_000, Currency.USD), quantity=1)
+
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_2", 3_000, "needs_response")))
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -2_000
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_2", 3_000, "lost")))
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -2_000
+    assert Dispute.objects.get().status == DisputeStatus.LOST
+    assert_payments_invariants()
+
+    # Cancelling the bid releases 2 000 to available; the next settlement repays the debt.
+    from market.services.orders import cancel_order
+
+    cancel_order(user=user, order_id=Order.objects.get().pk)
+    paid_deposit(user, 500)
+    assert usd(user) == 500 and usd(user, AccountKind.DEBT) == 0
+    assert_payments_invariants()
+
+
+def test_won_dispute_with_debt_repays_the_debt_first():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    problem = ProblemFactory(currency=Currency.USD)
+    place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=1)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_3", 3_000, "needs_response")))
+    assert usd(user, AccountKind.DEBT) == -1_000
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_3", 3_000, "won")))
+    assert usd(user) == 2_000 and usd(user, AccountKind.DEBT) == 0
+    assert_payments_invariants()
+
+
+def test_dispute_closed_before_created_applies_once():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_4", 1_200, "lost")))
+    assert usd(user) == 1_800
+    before = snapshot()
+    record, _ = deliver(
+        event("charge.dispute.created", dispute(deposit, "dp_4", 1_200, "needs_response"))
+    )
+    assert record.outcome == StripeEvent.Outcome.IGNORED
+    assert snapshot() == before
+    assert_payments_invariants()
+
+
+def test_duplicate_dispute_events_freeze_once():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    created = dispute(deposit, "dp_5", 3_000, "needs_response")
+    deliver(event("charge.dispute.created", created))
+    deliver(event("charge.dispute.created", created))  # a second event id, same dispute
+    assert usd(user) == 0
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_5", 3_000, "won")))
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_5", 3_000, "won")))
+    assert usd(user) == 3_000
+    assert_payments_invariants()
