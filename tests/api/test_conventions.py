@@ -1,0 +1,285 @@
+"""Tokens, sessions with CSRF, the error envelope, throttling and Idempotency-Key."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from market.api.models import ApiToken, IdempotencyRecord
+from market.api.throttling import WriteThrottle
+from market.models import Order, Problem
+from tests.api.conftest import assert_error, client_for
+from tests.factories import UserFactory
+from tests.market.helpers import assert_ledger_invariants, snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+# --- authentication -------------------------------------------------------------------------
+
+
+def test_token_is_shown_once_stored_hashed_and_revocable(world):
+    user = UserFactory(username="robot", password="s3cret-pass-word")
+    anon = APIClient()
+    response = anon.post(
+        "/api/v1/tokens/",
+        {"name": "bot", "username": "robot", "password": "s3cret-pass-word"},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    key = response.json()["key"]
+    token = ApiToken.objects.get(pk=response.json()["id"])
+    assert token.key_sha256 == hashlib.sha256(key.encode()).hexdigest()
+    assert key not in str(ApiToken.objects.filter(pk=token.pk).values().get())
+    for scheme in ("Token", "Bearer"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"{scheme} {key}")
+        assert client.get("/api/v1/me/").json() == {"id": user.pk, "username": "robot"}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    listed = client.get("/api/v1/tokens/").json()["results"]
+    assert [t["prefix"] for t in listed] == [token.prefix] and "key" not in listed[0]
+    assert client.delete(f"/api/v1/tokens/{token.pk}/").status_code == 200
+    assert_error(client.get("/api/v1/me/"), 401, "api:authentication-failed")
+
+
+def test_token_refusals(world):
+    UserFactory(username="robot", password="s3cret-pass-word")
+    anon = APIClient()
+    count = ApiToken.objects.count()
+    assert_error(
+        anon.post("/api/v1/tokens/", {"name": "x", "username": "robot", "password": "no"}, "json"),
+        401,
+        "api:authentication-failed",
+    )
+    assert_error(anon.post("/api/v1/tokens/", {"name": "x"}, "json"), 401, "api:not-authenticated")
+    bad = APIClient()
+    bad.credentials(HTTP_AUTHORIZATION="Token fm_nope_nope")
+    assert_error(bad.get("/api/v1/me/"), 401, "api:authentication-failed")
+    # Someone else's token id: not found, not revoked.
+    other = ApiToken.objects.exclude(user=world.solver).first()
+    assert_error(world.client("solver").delete(f"/api/v1/tokens/{other.pk}/"), 404, "not-found")
+    assert ApiToken.objects.get(pk=other.pk).revoked_at is None
+    assert ApiToken.objects.count() == count
+
+
+def test_session_auth_enforces_csrf(world):
+    user = UserFactory(username="webuser", password="s3cret-pass-word")
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    assert client.get("/api/v1/me/").status_code == 200
+    before = Problem.objects.count()
+    response = client.post("/api/v1/author/problems/", {"title": "T"}, format="json")
+    assert_error(response, 403, "api:permission-denied")
+    assert "CSRF" in response.json()["error"]["message"]
+    assert Problem.objects.count() == before
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def test_unknown_api_path_is_a_json_404(world):
+    response = world.client("solver").get("/api/v1/nowhere/")
+    assert_error(response, 404, "not-found")
+
+
+def test_method_not_allowed_is_an_error_envelope(world):
+    assert_error(world.client("solver").put("/api/v1/orders/"), 405, "api:method-not-allowed")
+
+
+def test_unsupported_media_type(world):
+    response = world.client("solver").post("/api/v1/orders/", "x", content_type="application/xml")
+    assert_error(response, 415, "api:unsupported-media-type")
+
+
+def test_throttling_answers_429_with_retry_after(world, monkeypatch):
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"read": "600/min", "write": "2/min"})
+    client = world.client("other_solver")
+    body = {"problem": world.problem.pk, "side": "bid", "price_minor": 10, "currency": "DEMO"}
+    assert client.post("/api/v1/orders/", body, "json").status_code == 201
+    assert client.post("/api/v1/orders/", body, "json").status_code == 201
+    before = snapshot()
+    response = client.post("/api/v1/orders/", body, "json")
+    assert_error(response, 429, "api:throttled")
+    assert 1 <= int(response["Retry-After"]) <= 60
+    assert snapshot() == before
+    # Per user: another user is not throttled, and reads are counted apart.
+    assert world.client("buyer").post("/api/v1/orders/", body, "json").status_code == 201
+    assert client.get("/api/v1/orders/").status_code == 200
+
+
+# --- idempotency ----------------------------------------------------------------------------
+
+BID = {"side": "bid", "price_minor": 100, "currency": "DEMO", "quantity": 1}
+
+
+def test_same_key_same_body_replays_the_first_response(world):
+    client = world.client("other_solver")
+    body = {"problem": world.problem.pk, **BID}
+    first = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == 201
+    before = snapshot()
+    second = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert second.status_code == 201
+    assert second.json() == first.json()
+    assert second["Idempotent-Replayed"] == "true"
+    assert second["Location"] == first["Location"]
+    assert snapshot() == before
+
+
+def test_same_key_different_body_is_422_and_changes_nothing(world):
+    client = world.client("other_solver")
+    body = {"problem": world.problem.pk, **BID}
+    client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-2")
+    before = snapshot()
+    response = client.post(
+        "/api/v1/orders/", {**body, "price_minor": 101}, "json", HTTP_IDEMPOTENCY_KEY="k-2"
+    )
+    assert_error(response, 422, "api:idempotency-key-reused")
+    assert snapshot() == before
+
+
+def test_key_in_progress_is_409_and_changes_nothing(world):
+    client = world.client("other_solver")
+    body = {"problem": world.problem.pk, **BID}
+    first = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-4")
+    assert first.status_code == 201
+    # As if the first request were still running (its record not completed yet).
+    IdempotencyRecord.objects.filter(key="k-4").update(state="in_progress")
+    before = snapshot()
+    response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-4")
+    assert_error(response, 409, "api:idempotency-in-progress")
+    assert snapshot() == before
+    assert Order.objects.filter(owner=world.other_solver).count() == 1
+
+
+def test_refusals_are_replayed_too(world):
+    client = world.client("other_solver")
+    body = {"problem": world.problem.pk, **BID, "price_minor": 999_999}
+    first = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-5")
+    assert_error(first, 402, "market:insufficient-funds")
+    second = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-5")
+    assert second.json() == first.json() and second["Idempotent-Replayed"] == "true"
+
+
+def test_keys_are_scoped_per_user(world):
+    body = {"problem": world.problem.pk, **BID}
+    a = world.client("other_solver").post(
+        "/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="shared"
+    )
+    b = world.client("buyer").post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="shared")
+    assert a.status_code == b.status_code == 201 and a.json()["id"] != b.json()["id"]
+
+
+def test_invalid_key_is_400(world):
+    response = world.client("other_solver").post(
+        "/api/v1/orders/",
+        {"problem": world.problem.pk, **BID},
+        "json",
+        HTTP_IDEMPOTENCY_KEY="x" * 256,
+    )
+    assert_error(response, 400, "api:invalid-idempotency-key")
+    assert Order.objects.filter(owner=world.other_solver).count() == 0
+
+
+def test_multipart_submissions_replay_despite_a_new_boundary(world):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = world.client("other_solver")
+    responses = [
+        client.post(
+            "/api/v1/solutions/",
+            {"verifier": world.verifier.pk, "file": SimpleUploadedFile("a.txt", b"yes!")},
+            format="multipart",
+            HTTP_IDEMPOTENCY_KEY="upload-1",
+        )
+        for _ in range(2)
+    ]
+    assert [r.status_code for r in responses] == [202, 202]
+    assert responses[1]["Idempotent-Replayed"] == "true"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicates_place_exactly_one_order():
+    """Eight threads send the same bid with the same key at once, on real PostgreSQL."""
+    from market.money import Currency, Money  # noqa: F401
+    from market.services.accounts import grant_demo_credits
+    from tests.factories import ProblemFactory
+
+    buyer = UserFactory(username="racer")
+    grant_demo_credits(user=buyer, amount_minor=10_000)
+    problem = ProblemFactory()
+    client = client_for(buyer)
+    body = {"problem": problem.pk, "side": "bid", "price_minor": 700, "currency": "DEMO"}
+    barrier = threading.Barrier(8)
+    results: list[tuple[int, dict]] = []
+
+    def send() -> None:
+        try:
+            barrier.wait()
+            response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="race")
+            results.append((response.status_code, response.json()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    statuses = sorted(status for status, _ in results)
+    assert len(results) == 8
+    assert set(statuses) <= {201, 409}
+    assert statuses.count(201) >= 1
+    created = {body["id"] for status, body in results if status == 201}
+    assert len(created) == 1  # every 201 is the same order (first run or replay)
+    conflicts = [b for s, b in results if s == 409]
+    assert all(b["error"]["code"] == "api:idempotency-in-progress" for b in conflicts)
+    assert Order.objects.filter(owner=buyer).count() == 1
+    assert_ledger_invariants()
+    from tests.market.helpers import balance
+
+    assert balance(buyer) == 10_000 - 700
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicate_client_order_ids_place_exactly_one_order():
+    from market.services.accounts import grant_demo_credits
+    from tests.factories import ProblemFactory
+
+    buyer = UserFactory(username="racer2")
+    grant_demo_credits(user=buyer, amount_minor=10_000)
+    problem = ProblemFactory()
+    client = client_for(buyer)
+    body = {
+        "problem": problem.pk,
+        "side": "bid",
+        "price_minor": 700,
+        "currency": "DEMO",
+        "client_order_id": "cid-1",
+    }
+    barrier = threading.Barrier(6)
+    results: list[tuple[int, dict]] = []
+
+    def send() -> None:
+        try:
+            barrier.wait()
+            response = client.post("/api/v1/orders/", body, "json")
+            results.append((response.status_code, response.json()))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [s for s, _ in results] == [201] * 6
+    assert len({b["id"] for _, b in results}) == 1
+    assert Order.objects.filter(owner=buyer).count() == 1
+    assert_ledger_invariants()
