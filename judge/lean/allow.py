@@ -28,6 +28,7 @@ STANDARD_AXIOMS: tuple[str, ...] = ("propext", "Classical.choice", "Quot.sound")
 MAX_ALLOWED_NAMES = 16
 MAX_NAME_LENGTH = 200
 
+_PREFIX = "-- judge: allow "
 # The exact grammar. Names are checked one by one afterwards for clearer messages.
 _STRICT_LINE = re.compile(r"^-- judge: allow (?P<names>\S.*?)\s*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
@@ -186,8 +187,8 @@ def parse_allow_line(source: str) -> AllowParse:
                 "the judge directive on line 1 is inside a block comment; write it as a line "
                 "comment: `-- judge: allow NAME[, NAME...]`"
             )
-        elif not first.isascii() and _STRICT_LINE.match(folded_first):
-            odd = _first_non_ascii(first)
+        elif _STRICT_LINE.match(folded_first) and not first[: len(_PREFIX)].isascii():
+            odd = _first_non_ascii(first[: len(_PREFIX)])
             errors.append(
                 f"line 1 is a judge directive written with look-alike characters ({odd}); "
                 "write it in ASCII: `-- judge: allow NAME[, NAME...]`"

@@ -182,7 +182,10 @@ def run_limited(
             memory_exceeded = True
             kill_tree(process.pid)
             break
-        time.sleep(poll_interval_s)
+        try:
+            process.wait(timeout=poll_interval_s)
+        except subprocess.TimeoutExpired:
+            pass
     # Anything the step left behind (a daemonised grandchild) goes too.
     kill_tree(process.pid)
     exit_code = process.wait()

@@ -7,6 +7,7 @@ JUDGE_LEAN_ALLOW_FAKE_TOOLCHAIN=1, which only these fixtures set.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,7 +50,7 @@ def fake_toolchain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     root = tmp_path / "toolchain"
     shutil.copytree(FIXTURE, root, symlinks=True)
     fake = FakeToolchain(root)
-    for name in list(__import__("os").environ):
+    for name in list(os.environ):
         if name.startswith(("JUDGE_LEAN_", "COMPARATOR_")):
             monkeypatch.delenv(name)
     monkeypatch.setenv("JUDGE_LEAN_TOOLCHAIN_DIR", str(root))
@@ -58,12 +59,20 @@ def fake_toolchain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("JUDGE_LEAN_CACHE_DIR", str(fake.cache_dir))
     monkeypatch.setenv("JUDGE_LEAN_WORK_DIR", str(fake.work_dir))
     monkeypatch.setenv("JUDGE_LEAN_ALLOW_FAKE_TOOLCHAIN", "1")
+    # The system interpreter first: the fake scripts start faster than through a pyenv shim.
+    monkeypatch.setenv("PATH", "/usr/bin:/bin:" + os.environ.get("PATH", ""))
     yield fake
+
+
+@pytest.fixture(scope="module")
+def shared_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One prepared-verifier cache for a whole module: each verifier is built once."""
+    return tmp_path_factory.mktemp("shared-cache")
 
 
 @pytest.fixture
 def no_toolchain(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in list(__import__("os").environ):
+    for name in list(os.environ):
         if name.startswith(("JUDGE_LEAN_", "COMPARATOR_")):
             monkeypatch.delenv(name)
     # An empty PATH directory: no `lean` to find.

@@ -42,8 +42,12 @@ def job(solution: str | bytes, verifier: str = "two_plus_two.lean", **limits: fl
 
 @pytest.mark.parametrize("path", [p for p in SOLUTIONS if p.name not in SLOW_CASES], ids=str)
 def test_solution_program_gets_its_expected_verdict(
-    fake_toolchain: FakeToolchain, path: Path
+    fake_toolchain: FakeToolchain,
+    shared_cache_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    path: Path,
 ) -> None:
+    monkeypatch.setenv("JUDGE_LEAN_CACHE_DIR", str(shared_cache_dir))
     outcome, reason, axioms = expected(path)
 
     verdict = judge_lean(job(path.read_bytes()))

@@ -1,0 +1,140 @@
+"""The outer limits around a step, with real processes (and real bubblewrap when usable)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.lean.limits import run_limited
+
+MARKER = "300.9876"
+
+
+def _marker_processes() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().rsplit(") ", 1)[1][0]
+        except OSError:
+            continue
+        if MARKER.encode() in cmdline and state not in "ZX":
+            found.append(int(entry.name))
+    return found
+
+
+def _bwrap_usable() -> bool:
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    probe = subprocess.run(
+        [bwrap, "--ro-bind", "/", "/", "--unshare-all", "--", "true"], capture_output=True
+    )
+    return probe.returncode == 0
+
+
+def test_exit_status_and_output_tail(tmp_path: Path) -> None:
+    result = run_limited(
+        ["sh", "-c", "echo hello; exit 7"],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        time_limit_s=10,
+        memory_limit_mb=512,
+    )
+
+    assert (result.exit_code, result.timed_out, result.memory_exceeded) == (7, False, False)
+    assert result.output_tail == b"hello\n"
+
+
+def test_wall_clock_kills_the_whole_tree_including_detached_children(tmp_path: Path) -> None:
+    started = time.monotonic()
+
+    result = run_limited(
+        ["sh", "-c", f"setsid sleep {MARKER} & sleep {MARKER}"],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        time_limit_s=0.5,
+        memory_limit_mb=512,
+    )
+
+    assert result.timed_out is True
+    assert result.exit_code is None
+    assert time.monotonic() - started < 5
+    assert _marker_processes() == []
+
+
+def test_memory_of_the_tree_is_summed(tmp_path: Path) -> None:
+    # Two children of 60 MB each: neither alone passes 100 MB, together they do.
+    hog = "import time; b = b'x' * (60 * 1024 * 1024); time.sleep(30)"
+    result = run_limited(
+        ["sh", "-c", f'python3 -c "{hog}" & python3 -c "{hog}"; wait'],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        time_limit_s=20,
+        memory_limit_mb=100,
+    )
+
+    assert result.memory_exceeded is True
+    assert result.exit_code is None
+    assert result.peak_memory_mb > 100
+
+
+def test_output_is_capped(tmp_path: Path) -> None:
+    result = run_limited(
+        ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' 'a'; echo END"],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        time_limit_s=10,
+        memory_limit_mb=512,
+    )
+
+    assert len(result.output_tail) == 64 * 1024
+    assert result.output_tail.endswith(b"aEND\n")
+
+
+def test_missing_program_is_a_spawn_error(tmp_path: Path) -> None:
+    result = run_limited(
+        [str(tmp_path / "nope")], env={}, cwd=tmp_path, time_limit_s=1, memory_limit_mb=64
+    )
+
+    assert result.exit_code is None
+    assert result.spawn_error is not None
+
+
+@pytest.mark.skipif(not _bwrap_usable(), reason="bubblewrap cannot create namespaces here")
+def test_real_bubblewrap_tree_in_a_pid_namespace_is_killed(tmp_path: Path) -> None:
+    result = run_limited(
+        [
+            shutil.which("bwrap") or "bwrap",
+            "--ro-bind",
+            "/",
+            "/",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--unshare-all",
+            "--die-with-parent",
+            "--new-session",
+            "--",
+            "sh",
+            "-c",
+            f"setsid sleep {MARKER} & sleep {MARKER}",
+        ],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        time_limit_s=0.7,
+        memory_limit_mb=512,
+    )
+
+    assert result.timed_out is True
+    deadline = time.monotonic() + 2
+    while _marker_processes() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _marker_processes() == []

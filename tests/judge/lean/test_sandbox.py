@@ -1,0 +1,236 @@
+"""The exact bubblewrap arguments of every Lean step: what is readable, what is writable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import judge
+from judge.lean import LeanJob, judge_lean
+from judge.lean.sandbox import Layers, build_argv, system_mount_args
+from judge.lean.toolchain import discover
+
+from .conftest import FakeToolchain, program
+
+SYSTEM_SOURCES = {
+    arg
+    for i, arg in enumerate(system_mount_args())
+    if i > 0 and system_mount_args()[i - 1] == "--ro-bind"
+}
+FORMALMARKET_SOURCE = Path(judge.__file__).resolve().parents[1]
+
+
+def parse(argv: list[str]) -> dict[str, list]:
+    """Group a bwrap argv by option (values as lists), plus the command after `--`."""
+    arity = {
+        "--unshare-all": 0,
+        "--die-with-parent": 0,
+        "--new-session": 0,
+        "--clearenv": 0,
+        "--hostname": 1,
+        "--proc": 1,
+        "--dev": 1,
+        "--tmpfs": 1,
+        "--dir": 1,
+        "--overlay-src": 1,
+        "--chdir": 1,
+        "--ro-bind": 2,
+        "--bind": 2,
+        "--symlink": 2,
+        "--setenv": 2,
+        "--overlay": 3,
+    }
+    found: dict[str, list] = {}
+    i = 1
+    while argv[i] != "--":
+        option = argv[i]
+        values = argv[i + 1 : i + 1 + arity[option]]
+        found.setdefault(option, []).append(values[0] if len(values) == 1 else tuple(values))
+        i += 1 + arity[option]
+    found["command"] = argv[i + 1 :]
+    return found
+
+
+def judge_once(fake: FakeToolchain, solution: str = "solutions/ok.lean") -> None:
+    judge_lean(
+        LeanJob(
+            verifier_source=program("verifiers/two_plus_two.lean"),
+            solution=program(solution),
+            project="core",
+            time_limit_s=30,
+            memory_limit_mb=2048,
+        )
+    )
+
+
+def test_every_step_is_isolated_and_sees_only_toolchain_project_and_job(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_live_do_not_leak")
+    judge_once(fake_toolchain)
+
+    calls = [parse(call["argv"]) for call in fake_toolchain.calls("bwrap")]
+    assert len(calls) == 9  # 2 canaries + 3 verifier builds + 3 solution builds + comparator
+    for call in calls:
+        assert call["--unshare-all"] == call["--die-with-parent"] == call["--new-session"] == [()]
+        assert call["--clearenv"] == [()]
+        assert "--share-net" not in call
+        readable = {source for source, _ in call["--ro-bind"]}
+        assert readable == SYSTEM_SOURCES | {str(fake_toolchain.root)}
+        assert call.get("--bind", []) == []  # nothing writable but the overlay's upper layer
+        for path in readable | {layer for layer in call["--overlay-src"]}:
+            assert not path.startswith(("/home", "/root")), path
+            assert not Path(path).is_relative_to(FORMALMARKET_SOURCE), path
+        assert call["--tmpfs"] == ["/tmp"]
+        assert call["--chdir"] == ["/judge/work"]
+        [(upper, workdir, destination)] = call["--overlay"]
+        assert destination == "/judge/work"
+        assert Path(upper).parent == Path(workdir).parent
+        env = dict(call["--setenv"])
+        assert set(env) <= {"PATH", "HOME", "LANG", "LEAN_ABORT_ON_PANIC", "COMPARATOR_BWRAP"}
+        assert env["HOME"] == "/tmp/home"
+    # And inside, the fake lake saw exactly the variables we set (plus the fake's own two).
+    for call in fake_toolchain.calls("lake"):
+        assert "STRIPE_SECRET_KEY" not in call["env"]
+
+
+def test_layers_of_the_verifier_build_solution_build_and_comparator(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    judge_once(fake_toolchain)
+
+    project = str(fake_toolchain.root / "projects" / "core")
+    [entry] = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
+    by_command = {}
+    for call in fake_toolchain.calls("bwrap"):
+        parsed = parse(call["argv"])
+        by_command[" ".join(parsed["command"][1:])] = parsed
+
+    verifier = by_command["build Verifier"]
+    staging = Path(verifier["--overlay"][0][0]).parent
+    assert verifier["--overlay-src"] == [project, str(staging / "src")]
+    assert verifier["--overlay"] == [(str(staging / "build"), str(staging / "work"), "/judge/work")]
+    assert staging.parent == fake_toolchain.cache_dir / ".staging"
+
+    submission = by_command["build Submission"]
+    job = Path(submission["--overlay"][0][0]).parent
+    assert job.parent == fake_toolchain.work_dir
+    trusted = [project, str(entry / "src"), str(entry / "build"), str(job / "src")]
+    assert submission["--overlay-src"] == trusted
+    assert submission["--overlay"] == [(str(job / "build"), str(job / "build-work"), "/judge/work")]
+    assert by_command["build Solution"]["--overlay-src"] == trusted
+    assert by_command["build JudgeAxioms"]["--overlay-src"] == trusted
+
+    comparator = by_command["comparator --config judge-comparator.json"]
+    # The solution's own writes sit at the bottom: every trusted layer shadows them.
+    assert comparator["--overlay-src"] == [str(job / "build"), *trusted]
+    assert comparator["--overlay"] == [
+        (str(job / "compare"), str(job / "compare-work"), "/judge/work")
+    ]
+    assert dict(comparator["--setenv"])["COMPARATOR_BWRAP"] == str(
+        fake_toolchain.root / "sandbox" / "bwrap"
+    )
+
+
+def test_a_job_never_sees_another_jobs_folder(fake_toolchain: FakeToolchain) -> None:
+    judge_once(fake_toolchain)
+    judge_once(fake_toolchain, "solutions/compile_error.lean")
+
+    job_dirs_per_call = []
+    for call in fake_toolchain.calls("bwrap"):
+        joined = " ".join(call["argv"])
+        job_dirs_per_call.append(
+            {part.split("/")[0] for part in joined.split(str(fake_toolchain.work_dir) + "/")[1:]}
+        )
+    seen = set().union(*job_dirs_per_call)
+    assert len(seen) == 2
+    assert all(len(dirs) <= 1 for dirs in job_dirs_per_call)
+
+
+def test_build_argv_is_exactly_this(fake_toolchain: FakeToolchain, tmp_path: Path) -> None:
+    toolchain = discover()
+    layers = Layers(
+        lower=(tmp_path / "a", tmp_path / "b"), upper=tmp_path / "u", workdir=tmp_path / "w"
+    )
+
+    argv = build_argv(toolchain=toolchain, layers=layers, command=["lake", "build", "X"])
+
+    prefix = str(fake_toolchain.root)
+    assert argv == [
+        str(fake_toolchain.root / "sandbox" / "bwrap"),
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "judge",
+        "--clearenv",
+        *system_mount_args(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--dir",
+        "/tmp/home",
+        "--dir",
+        "/home",
+        "--dir",
+        "/root",
+        "--dir",
+        "/run",
+        "--dir",
+        "/run/user",
+        "--dir",
+        "/var",
+        "--ro-bind",
+        prefix,
+        prefix,
+        "--overlay-src",
+        str(tmp_path / "a"),
+        "--overlay-src",
+        str(tmp_path / "b"),
+        "--overlay",
+        str(tmp_path / "u"),
+        str(tmp_path / "w"),
+        "/judge/work",
+        "--setenv",
+        "PATH",
+        f"{prefix}/bin:/usr/local/bin:/usr/bin:/bin",
+        "--setenv",
+        "HOME",
+        "/tmp/home",
+        "--setenv",
+        "LANG",
+        "C.UTF-8",
+        "--setenv",
+        "LEAN_ABORT_ON_PANIC",
+        "1",
+        "--chdir",
+        "/judge/work",
+        "--",
+        "lake",
+        "build",
+        "X",
+    ]
+
+
+def test_system_mounts_never_include_home_etc_secrets_or_var() -> None:
+    args = system_mount_args()
+
+    sources = [args[i + 1] for i, arg in enumerate(args) if arg in ("--ro-bind", "--symlink")]
+    assert all(
+        source in {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+        or source.startswith("usr/")
+        or source
+        in {
+            "/etc/ld.so.cache",
+            "/etc/ld.so.conf",
+            "/etc/passwd",
+            "/etc/group",
+            "/etc/nsswitch.conf",
+            "/etc/localtime",
+        }
+        for source in sources
+    ), sources

@@ -1,0 +1,84 @@
+"""Publishing checks on a Lean verifier, with and without a (fake) toolchain."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.lean import static_check
+
+from .conftest import FakeToolchain, program
+
+
+def test_valid_prop_verifier() -> None:
+    report = static_check("abbrev Spec : Prop := 2 + 2 = 4\n", "core")
+
+    assert report.ok is True
+    assert report.errors == ()
+    assert report.allowed_axioms == ("propext", "Classical.choice", "Quot.sound")
+    assert report.spec_kind == "prop"
+    assert report.built is False
+
+
+def test_type_verifier_kind_is_guessed() -> None:
+    report = static_check(program("verifiers/factor_391.lean"), "core")
+
+    assert report.ok is True
+    assert report.spec_kind == "type"
+
+
+@pytest.mark.parametrize(
+    ("source", "project", "error"),
+    [
+        ("abbrev Spex : Prop := True\n", "core", "the verifier must define a root-level `Spec`"),
+        (
+            "import Mathlib.Tactic\nabbrev Spec : Prop := True\n",
+            "core",
+            "`import Mathlib.Tactic` is not available in the core project",
+        ),
+        (
+            "import Submission\nabbrev Spec : Prop := True\n",
+            "mathlib",
+            "`import Submission`: that module name is reserved by the judge",
+        ),
+        ("abbrev Spec : Prop := True\n", "lean3", "unknown Lean project 'lean3'"),
+        ("   \n", "core", "the verifier is empty"),
+        (
+            "-- judge: allow Lean.ofReduceBool\nabbrev Spec : Prop := True\n",
+            "core",
+            "`Lean.ofReduceBool` cannot be honoured on the pinned toolchain",
+        ),
+    ],
+)
+def test_publishing_errors(source: str, project: str, error: str) -> None:
+    report = static_check(source, project)
+
+    assert report.ok is False
+    assert any(error in message for message in report.errors), report.errors
+
+
+def test_mathlib_import_is_fine_in_the_mathlib_project() -> None:
+    report = static_check(
+        "import Mathlib.Tactic.NormNum.Prime\nabbrev Spec : Prop := Nat.Prime 997\n", "mathlib"
+    )
+
+    assert report.ok is True
+
+
+def test_build_is_pending_without_a_toolchain(no_toolchain: None) -> None:
+    report = static_check("abbrev Spec : Prop := True\n", "core", build=True)
+
+    assert report.ok is True
+    assert report.built is False
+    assert report.build_pending_reason == "no Lean toolchain on this server"
+
+
+def test_build_and_audit_with_the_fake_toolchain(fake_toolchain: FakeToolchain) -> None:
+    good = static_check(program("verifiers/factor_391.lean"), "core", build=True)
+    bad = static_check(program("verifiers/verifier_sorry.lean"), "core", build=True)
+
+    assert (good.ok, good.built, good.spec_kind) == (True, True, "type")
+    assert bad.ok is False
+    assert bad.errors == (
+        "the verifier's own declarations must rest only on propext, Classical.choice and "
+        "Quot.sound; a `sorry` in a helper lemma fails this audit: helper uses sorryAx",
+    )
