@@ -1,0 +1,94 @@
+"""The transfer task on a real Celery worker (Redis broker), enqueued after commit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from market.models import AccountKind
+from market.payments.models import (
+    ConnectedAccount,
+    Deposit,
+    DepositStatus,
+    Withdrawal,
+    WithdrawalStatus,
+)
+from market.payments.services.webhooks import handle_webhook
+from market.payments.services.withdrawals import request_withdrawal
+from tests.factories import UserFactory
+from tests.market.helpers import balance
+from tests.payments import fakes
+from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wait_for_status(withdrawal_id: int, timeout_s: float = 30.0) -> Withdrawal:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        withdrawal = Withdrawal.objects.get(pk=withdrawal_id)
+        if withdrawal.status != WithdrawalStatus.REQUESTED:
+            return withdrawal
+        time.sleep(0.1)
+    raise AssertionError(f"withdrawal {withdrawal_id} still requested after {timeout_s}s")
+
+
+def funded_seller(amount: int):
+    user = UserFactory()
+    deposit = Deposit.objects.create(
+        user=user,
+        amount_minor=amount,
+        checkout_session_id=f"cs_wk_{user.pk}",
+        status=DepositStatus.OPEN,
+    )
+    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+    handle_webhook(payload=payload, signature_header=header)
+    ConnectedAccount.objects.create(
+        user=user, stripe_account_id=f"acct_{user.pk}", payouts_enabled=True
+    )
+    return user
+
+
+def test_worker_sends_the_transfer_after_commit(celery_worker, fake_stripe):
+    user = funded_seller(10_000)
+    fake_stripe.answer("POST", "/v1/transfers", 200, fakes.transfer("tr_w", 4_975, "acct"))
+
+    withdrawal = request_withdrawal(user=user, amount_minor=5_000)
+    done = wait_for_status(withdrawal.pk)
+
+    assert done.status == WithdrawalStatus.PAID and done.transfer_id == "tr_w"
+    [sent] = fake_stripe.requests
+    assert sent.idempotency_key == f"payout-{withdrawal.pk}" and sent.form["amount"] == "4975"
+    assert balance(user, AccountKind.HELD, currency="USD") == 0
+    assert_payments_invariants()
+
+
+def test_worker_retries_a_500_with_the_same_key_then_pays(celery_worker, fake_stripe):
+    user = funded_seller(10_000)
+    fake_stripe.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    fake_stripe.answer("POST", "/v1/transfers", 200, fakes.transfer("tr_r", 2_975, "acct"))
+
+    withdrawal = request_withdrawal(user=user, amount_minor=3_000)
+    done = wait_for_status(withdrawal.pk)
+
+    assert done.status == WithdrawalStatus.PAID and done.attempts == 2
+    assert [r.idempotency_key for r in fake_stripe.requests] == [f"payout-{withdrawal.pk}"] * 2
+    assert balance(user, currency="USD") == 7_000
+    assert_payments_invariants()
+
+
+def test_worker_releases_funds_when_the_transfer_is_refused(celery_worker, fake_stripe):
+    user = funded_seller(10_000)
+    fake_stripe.answer(
+        "POST",
+        "/v1/transfers",
+        400,
+        fakes.error(400, "invalid_request_error", "account_invalid", "No such destination"),
+    )
+    withdrawal = request_withdrawal(user=user, amount_minor=3_000)
+    done = wait_for_status(withdrawal.pk)
+    assert done.status == WithdrawalStatus.FAILED and done.failure_code == "account_invalid"
+    assert balance(user, currency="USD") == 10_000
+    assert balance(user, AccountKind.HELD, currency="USD") == 0
+    assert_payments_invariants()
