@@ -15,4 +15,8 @@ app.conf.task_queues = (
     Queue("judge-lean"),
 )
 app.conf.task_default_queue = "default"
+app.conf.task_routes = {
+    "judge.judge_python": {"queue": "judge-python"},
+    "judge.judge_lean": {"queue": "judge-lean"},
+}
 app.autodiscover_tasks(["market", "verifiers", "judge"])

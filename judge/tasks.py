@@ -23,7 +23,6 @@ class JudgeUnavailable(Exception):
 
 @shared_task(
     name="judge.judge_python",
-    queue="judge-python",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(JudgeUnavailable,),
@@ -56,7 +55,6 @@ def judge_python_task(*, solution_id: int) -> str | None:
 
 @shared_task(
     name="judge.judge_lean",
-    queue="judge-lean",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(JudgeUnavailable,),

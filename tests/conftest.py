@@ -24,3 +24,26 @@ def pytest_configure(config: pytest.Config) -> None:
             "The test suite needs Redis for the Celery worker tests. Run `make test`, or set "
             "REDIS_URL=redis://127.0.0.1:6379/0 (Debian: apt-get install redis-server)."
         )
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker (in a thread, solo pool) on the real Redis broker from settings.
+
+    The judge queues are purged first, so tasks left by earlier tests cannot leak in.
+    """
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        for queue in ("default", "judge-python", "judge-lean"):
+            conn.default_channel.queue_purge(queue)
+    with start_worker(
+        app,
+        pool="solo",
+        perform_ping_check=False,
+        queues=["default", "judge-python", "judge-lean"],
+        shutdown_timeout=30,
+    ) as worker:
+        yield worker

@@ -1,0 +1,102 @@
+"""The Celery glue: claiming, idempotent verdicts, retries, and a real worker on Redis."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import judge.python
+import judge.tasks
+from judge.verdict import judge_error
+from market.models import Solution, SolutionStatus, VerdictRecord
+from market.services.solutions import claim_solution, submit_solution
+from tests.factories import SolutionFactory, UserFactory, VerifierVersionFactory
+
+RIGHT = "yes"
+WRONG = "no"
+
+
+@pytest.mark.django_db
+def test_task_writes_one_verdict_even_when_run_twice():
+    solution = SolutionFactory(text=RIGHT)
+    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
+    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) is None
+    solution.refresh_from_db()
+    assert solution.status == SolutionStatus.ACCEPTED
+    assert VerdictRecord.objects.filter(solution=solution).count() == 1
+    assert solution.verdict.seed is not None
+
+
+@pytest.mark.django_db
+def test_wrong_solution_is_rejected_with_the_reason():
+    solution = SolutionFactory(text=WRONG)
+    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "REJECTED"
+    record = VerdictRecord.objects.get(solution=solution)
+    assert (record.verdict, record.reason) == ("REJECTED", "WRONG_ANSWER")
+
+
+@pytest.mark.django_db
+def test_judge_error_keeps_the_solution_pending_and_retries(monkeypatch):
+    # The judge's own seam: the sandbox could not start.
+    monkeypatch.setattr(judge.python, "judge_python", lambda job: judge_error("no sandbox"))
+    solution = SolutionFactory(text=RIGHT)
+    with pytest.raises(judge.tasks.JudgeUnavailable):
+        judge.tasks.judge_python_task.run(solution_id=solution.pk)
+    solution.refresh_from_db()
+    assert solution.status == SolutionStatus.PENDING
+    assert solution.pending_reason == "judge unavailable: no sandbox"
+    assert not VerdictRecord.objects.filter(solution=solution).exists()
+
+
+@pytest.mark.django_db
+def test_a_claim_abandoned_by_a_killed_worker_is_taken_over():
+    solution = SolutionFactory(text=RIGHT)
+    assert claim_solution(solution_id=solution.pk, lease=timedelta(seconds=10)) is not None
+    # A second delivery while the first worker still holds the claim does nothing.
+    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) is None
+    # The first worker died: its claim expires, and the redelivered task judges again.
+    Solution.objects.filter(pk=solution.pk).update(claimed_until=timezone.now() - timedelta(1))
+    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
+    solution.refresh_from_db()
+    assert (solution.status, solution.judge_attempts) == (SolutionStatus.ACCEPTED, 2)
+
+
+def _wait_for_status(solution_id: int, timeout_s: float = 60) -> Solution:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        solution = Solution.objects.get(pk=solution_id)
+        if solution.status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED):
+            return solution
+        time.sleep(0.1)
+    raise AssertionError(f"solution {solution_id} still {solution.status} after {timeout_s}s")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_submitted_solutions_are_judged_by_a_real_worker(celery_worker):
+    version = VerifierVersionFactory()
+    solver = UserFactory()
+    right = submit_solution(solver=solver, verifier_version=version, text=RIGHT)
+    wrong = submit_solution(solver=solver, verifier_version=version, text=WRONG)
+    assert _wait_for_status(right.pk).status == SolutionStatus.ACCEPTED
+    assert _wait_for_status(wrong.pk).status == SolutionStatus.REJECTED
+    assert VerdictRecord.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_lean_solution_stays_pending_with_a_reason_without_a_toolchain(monkeypatch):
+    for var in ("JUDGE_LEAN_LAKE", "JUDGE_LEAN_PROJECTS_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    version = VerifierVersionFactory(
+        verifier__language="lean",
+        verifier__lean_project="core",
+        verifier__draft_source="abbrev Spec : Prop := 2 + 2 = 4\n",
+    )
+    solution = SolutionFactory(verifier_version=version, text="theorem answer : Spec := by decide")
+    assert judge.tasks.judge_lean_task.run(solution_id=solution.pk) is None
+    solution.refresh_from_db()
+    assert solution.status == SolutionStatus.PENDING
+    assert solution.pending_reason.startswith("Lean judging is unavailable: ")
+    assert not VerdictRecord.objects.filter(solution=solution).exists()
