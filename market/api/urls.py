@@ -1,7 +1,7 @@
 """/api/v1/ routes. Ids in paths are positive integers of at most 18 digits (a larger number
 could not be a row id, and must be a 404, not a database error)."""
 
-from django.urls import URLPattern, URLResolver, path, register_converter
+from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from market.api import author_views as author
 from market.api import views
@@ -80,4 +80,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         author.AuthorVerifierRetireView.as_view(),
         name="author-verifier-retire",
     ),
+    # USD deposits, withdrawals, Connect onboarding, balances (owned by market.payments).
+    path("payments/", include("market.payments.api.urls")),
 ]

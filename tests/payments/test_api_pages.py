@@ -261,3 +261,9 @@ def test_without_keys_the_demo_market_works(no_keys):
     place_bid(buyer=buyer, problem=ProblemFactory(), price=Money(1_000, Currency.DEMO), quantity=2)
     assert balance(buyer) == 3_000 and balance(buyer, AccountKind.HELD) == 2_000
     assert_payments_invariants()
+
+
+def test_the_api_is_also_under_api_v1(fake_stripe):
+    response = api(UserFactory()).get("/api/v1/payments/usd/")
+    assert response.status_code == 200
+    assert response.json()["usd_enabled"] is True
