@@ -1,0 +1,3 @@
+abbrev Spec : Prop := True
+
+theorem answer : Spec := trivial

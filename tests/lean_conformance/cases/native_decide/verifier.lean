@@ -1,0 +1,1 @@
+abbrev Spec : Prop := 2 ^ 20 % 7 = 4

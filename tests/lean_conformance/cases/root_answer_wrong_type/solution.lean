@@ -1,0 +1,3 @@
+import Verifier
+
+theorem _root_.answer : True := trivial

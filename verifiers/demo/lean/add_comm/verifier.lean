@@ -1,0 +1,1 @@
+abbrev Spec : Prop := ∀ a b : Nat, a + b = b + a

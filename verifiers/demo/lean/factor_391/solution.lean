@@ -1,0 +1,3 @@
+import Verifier
+
+def answer : Spec := ⟨(17, 23), by decide⟩

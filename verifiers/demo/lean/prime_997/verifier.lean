@@ -1,0 +1,3 @@
+import Mathlib.Tactic.NormNum.Prime
+
+abbrev Spec : Prop := Nat.Prime 997
