@@ -187,7 +187,7 @@ def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
         messages.error(request, _error_text(error))
     else:
         if dry_run.is_passed:
-            messages.success(request, f"Dry run passed: {dry_run.summary}")
+            messages.success(request, f"Dry run {dry_run.summary}")
         else:
             messages.error(request, f"Dry run failed: {dry_run.summary}")
     return redirect(reverse("author-verifier", kwargs={"verifier_id": verifier.pk}) + "#dry-run")

@@ -55,7 +55,7 @@ def test_load_demo_creates_every_demo_problem_published_in_demo_credits():
     problems = Problem.objects.filter(is_demo=True)
     assert problems.count() == len(sources) >= 4
     for source in sources:
-        problem = problems.get(slug=source.meta["slug"])
+        problem = problems.get(slug=source.slug)
         assert (problem.status, problem.currency) == (ProblemStatus.PUBLISHED, Currency.DEMO)
         version = VerifierVersion.objects.get(verifier__problem=problem, is_active=True)
         assert version.source == source.verifier_source

@@ -45,6 +45,14 @@ class DemoSource:
     reference: str | None
     wrong: str | None
 
+    @property
+    def slug(self) -> str:
+        """meta.json's slug, else demo-<language>-<folder> (the Lean demos name none)."""
+        explicit = self.meta.get("slug")
+        if explicit:
+            return str(explicit)
+        return f"demo-{self.language}-{self.folder.name.replace('_', '-')}"
+
 
 def find_demo_sources(root: Path = DEMO_DIR) -> list[DemoSource]:
     """Every complete demo folder under root/python and root/lean, in a stable order."""
@@ -133,7 +141,7 @@ def load_demo_problems(root: Path = DEMO_DIR) -> LoadReport:
 
 def _load_one(*, demo: DemoSource, author: AbstractBaseUser, report: LoadReport) -> None:
     meta = demo.meta
-    slug = str(meta["slug"])
+    slug = demo.slug
     now = timezone.now()
     problem, created = Problem.objects.get_or_create(
         slug=slug,

@@ -1,0 +1,105 @@
+"""Browser tests: Playwright driving Debian's headless Chromium against a live server and a
+real Celery worker on Redis (never eager mode). Each test saves a screenshot of every step
+under artifacts/e2e/<test>/ and prints the folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+# between browser steps are ordinary synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(settings.BASE_DIR) / "artifacts" / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        raise pytest.UsageError(
+            f"{CHROMIUM} is missing: `apt-get install -y chromium` (make test installs it)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Shots:
+    """Numbered full-page screenshots of one test."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+
+    def __call__(self, page: object, name: str) -> Path:
+        self.count += 1
+        path = self.folder / f"{self.count:02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+        return path
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Iterator[Shots]:
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    folder = ARTIFACTS / name
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    print(f"\nscreenshots: {folder}")
+    recorder = Shots(folder)
+    yield recorder
+    print(f"\n{recorder.count} screenshots in {folder}")
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    context = browser.new_context(  # type: ignore[attr-defined]
+        base_url=live_server.url, viewport={"width": 1280, "height": 900}
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def demo(transactional_db) -> None:
+    from django.core.management import call_command
+
+    call_command("load_demo", verbosity=0)
+
+
+def sign_up(page: object, username: str, password: str = "e2e-pass-4711-long") -> None:
+    page.goto("/")  # type: ignore[attr-defined]
+    page.get_by_role("link", name="Sign up", exact=True).first.click()  # type: ignore[attr-defined]
+    page.get_by_label("Username").fill(username)  # type: ignore[attr-defined]
+    page.get_by_label("Password", exact=True).fill(password)  # type: ignore[attr-defined]
+    page.get_by_label("Password confirmation").fill(password)  # type: ignore[attr-defined]
+    page.get_by_role("button", name="Create account").click()  # type: ignore[attr-defined]
+    page.wait_for_url("**/problems/")  # type: ignore[attr-defined]
