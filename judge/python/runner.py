@@ -142,8 +142,17 @@ def to_verdict(
 class PythonJudge:
     """A thread-safe pool of warm zygotes. Each verdict borrows one zygote."""
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(
+        self,
+        size: int | None = None,
+        *,
+        use_cgroup: bool = True,
+        seccomp_program: bytes | None = None,
+    ) -> None:
+        """``use_cgroup``/``seccomp_program`` exist for tests that weaken a layer on purpose."""
         self.size = size or limits.pool_size()
+        self._use_cgroup = use_cgroup
+        self._seccomp_program = seccomp_program
         self._idle: queue.LifoQueue[Zygote] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(self.size)
         self._lock = threading.Lock()
@@ -157,7 +166,12 @@ class PythonJudge:
 
     def _new_zygote(self) -> Zygote:
         max_cpu_s = math.ceil(limits.max_time_s()) + 1
-        future = self._spawner.submit(Zygote, max_cpu_s=max_cpu_s)
+        future = self._spawner.submit(
+            Zygote,
+            max_cpu_s=max_cpu_s,
+            use_cgroup=self._use_cgroup,
+            seccomp_program=self._seccomp_program,
+        )
         zygote = future.result()
         with self._lock:
             self._all.append(zygote)

@@ -37,8 +37,10 @@ expect_blocked("unix socket", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_
 expect_blocked("socketpair", lambda: socket.socketpair())
 expect_blocked("signal parent", lambda: os.kill(os.getppid(), 0))
 expect_blocked("signal pid 1", lambda: os.kill(1, 0))
-expect_blocked("fork", lambda: os.fork())
-expect_blocked("exec", lambda: os.execv("/bin/sh", ["sh"]))
+def fork_and_exit():
+    if os.fork() == 0:
+        os._exit(0)
+expect_blocked("fork", fork_and_exit)
 expect_blocked("read /etc/passwd", lambda: open("/etc/passwd").read())
 expect_blocked("read /proc", lambda: os.listdir("/proc/1"))
 for directory in ("/", "/tmp", "/dev/shm", "/dev", "/judge", "/judge/site", os.path.dirname(os.__file__)):
@@ -46,6 +48,9 @@ for directory in ("/", "/tmp", "/dev/shm", "/dev", "/judge", "/judge/site", os.p
 expect_blocked("mkdir /", lambda: os.mkdir("/canary"))
 
 libc = ctypes.CDLL(None, use_errno=True)
+# execve(NULL, ...): EPERM when seccomp refuses it, EFAULT when the kernel gets to look.
+if libc.syscall(59, None, None, None) != -1 or ctypes.get_errno() != errno.EPERM:
+    leaks.append("exec")
 if libc.prctl(21, 0, 0, 0, 0) != 2:  # PR_GET_SECCOMP: 2 = filter mode
     leaks.append("seccomp not enforced")
 class _Header(ctypes.Structure):

@@ -166,6 +166,8 @@ class _Taint:
                         tainted.add(name.id)
 
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in tainted
         if isinstance(node, ast.Call):
             name = self.qualified(node.func)
             short = name.rpartition(".")[2]
@@ -175,11 +177,7 @@ class _Taint:
             return any(self.is_tainted(part, tainted) for part in parts)
         if isinstance(node, ast.Lambda):
             return False
-        return any(
-            isinstance(sub, ast.Name) and sub.id in tainted
-            for sub in ast.walk(node)
-            if not isinstance(sub, ast.Lambda)
-        )
+        return any(self.is_tainted(child, tainted) for child in ast.iter_child_nodes(node))
 
     def _flag(self, node: ast.AST, sink: str, message: str) -> None:
         flow = InjectionFlow(getattr(node, "lineno", 0), sink, message)

@@ -3,28 +3,32 @@
 Built here, on the trusted side, as raw bytes (``struct sock_filter[]``); the in-sandbox
 harness only hands those bytes to ``seccomp(SECCOMP_SET_MODE_FILTER)``. We assemble the program
 ourselves instead of depending on libseccomp: the policy is a short deny list over one
-architecture (x86-64), every instruction is covered by the red-team suite, and nothing needs to
-be installed inside the sandbox.
+architecture (x86-64), the assembler below resolves jumps by label and checks their range, every
+rule is exercised by the red-team suite, and nothing needs to be installed in the sandbox.
 
-Policy: default ALLOW, and a deny list (EPERM) for everything a verifier has no business doing:
-process creation (fork, vfork, clone without CLONE_THREAD; clone3 answers ENOSYS so glibc falls
-back to clone, which we can inspect), exec, sockets of every family, ptrace and
-process_vm_*, signals to any process (kill family, pidfd_*), new namespaces and mounts,
+Policy: default ALLOW, and EPERM for everything a verifier has no business doing: process
+creation (fork, vfork, clone without CLONE_THREAD; clone3 answers ENOSYS so glibc falls back
+to clone, whose flags we can inspect), exec, sockets of every family, ptrace and
+process_vm_*, signals to any process (kill family, pidfd_*), acting on other processes
+(prlimit64, scheduling, memory policy of a pid other than 0), new namespaces and mounts,
 keyrings, bpf, perf_event_open, userfaultfd, io_uring, file locks (a covert channel across
-sandboxes), memfd_create, module loading, TIOCSTI. Foreign architectures (i386, x32) are killed.
+sandboxes), memfd_create, module loading, TIOCSTI, and prctl's PR_SET_DUMPABLE /
+PR_SET_PTRACER. Foreign architectures and the x32 ABI kill the process.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import platform
 import struct
 
-# BPF instruction classes / fields (linux/filter.h).
-BPF_LD, BPF_JMP, BPF_RET, BPF_ALU = 0x00, 0x05, 0x06, 0x04
-BPF_W, BPF_ABS, BPF_K = 0x00, 0x20, 0x00
-BPF_JEQ, BPF_JGE, BPF_JSET, BPF_JA = 0x10, 0x30, 0x40, 0x00
-BPF_AND = 0x50
+# BPF opcodes (linux/filter.h).
+_LD_W_ABS = 0x00 | 0x00 | 0x20
+_JMP_JEQ_K = 0x05 | 0x10
+_JMP_JGE_K = 0x05 | 0x30
+_JMP_JSET_K = 0x05 | 0x40
+_RET_K = 0x06
 
 SECCOMP_RET_KILL_PROCESS = 0x80000000
 SECCOMP_RET_ERRNO = 0x00050000
@@ -32,14 +36,26 @@ SECCOMP_RET_ALLOW = 0x7FFF0000
 AUDIT_ARCH_X86_64 = 0xC000003E
 X32_SYSCALL_BIT = 0x40000000
 
-# struct seccomp_data offsets.
-OFF_NR, OFF_ARCH, OFF_ARGS = 0, 4, 16
+# struct seccomp_data offsets; arguments are 64-bit, we compare their low 32 bits (the kernel
+# truncates ioctl/fcntl commands and prctl options to int, and CLONE_THREAD is a low bit).
+_OFF_NR = 0
+_OFF_ARCH = 4
+
+
+def _arg_low(index: int) -> int:
+    return 16 + 8 * index
+
+
+def _arg_high(index: int) -> int:
+    return 16 + 8 * index + 4
+
 
 CLONE_THREAD = 0x00010000
 TIOCSTI = 0x5412
 F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+PR_SET_DUMPABLE, PR_SET_PTRACER = 4, 0x59616D61
 
-# x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl).
+# x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl), always refused.
 DENIED_SYSCALLS: dict[str, int] = {
     # processes and exec
     "fork": 57,
@@ -54,7 +70,7 @@ DENIED_SYSCALLS: dict[str, int] = {
     "listen": 50,
     "accept": 43,
     "accept4": 288,
-    # other processes' memory, tracing, signals
+    # other processes: memory, tracing, signals, scheduling
     "ptrace": 101,
     "process_vm_readv": 310,
     "process_vm_writev": 311,
@@ -68,6 +84,9 @@ DENIED_SYSCALLS: dict[str, int] = {
     "pidfd_open": 434,
     "pidfd_send_signal": 424,
     "pidfd_getfd": 438,
+    "migrate_pages": 256,
+    "setpriority": 141,
+    "ioprio_set": 251,
     # namespaces, mounts, roots
     "mount": 165,
     "umount2": 166,
@@ -121,97 +140,129 @@ DENIED_SYSCALLS: dict[str, int] = {
     "semget": 64,
     "shmget": 29,
 }
+
+# Allowed only on the calling process itself: argument 0 (a pid) must be 0.
+SELF_ONLY_SYSCALLS: dict[str, int] = {
+    "prlimit64": 302,
+    "sched_setaffinity": 203,
+    "sched_setscheduler": 144,
+    "sched_setparam": 142,
+    "sched_setattr": 314,
+    "move_pages": 279,
+    "get_robust_list": 274,
+}
+
 SYS_CLONE = 56
 SYS_CLONE3 = 435
 SYS_IOCTL = 16
 SYS_FCNTL = 72
+SYS_PRCTL = 157
+
+# (syscall, argument index, refused values of that argument's low 32 bits)
+DENIED_ARGUMENTS: tuple[tuple[int, int, tuple[int, ...]], ...] = (
+    (SYS_IOCTL, 1, (TIOCSTI,)),
+    (SYS_FCNTL, 1, (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)),
+    (SYS_PRCTL, 0, (PR_SET_DUMPABLE, PR_SET_PTRACER)),
+)
 
 
-def _stmt(code: int, k: int) -> bytes:
-    return struct.pack("<HBBI", code, 0, 0, k)
+@dataclasses.dataclass
+class _Insn:
+    code: int
+    k: int
+    true: str | None = None  # label, for jumps
+    false: str | None = None
 
 
-def _jump(code: int, k: int, jt: int, jf: int) -> bytes:
-    if not (0 <= jt <= 255 and 0 <= jf <= 255):
-        raise ValueError("seccomp program too long for 8-bit jumps")
-    return struct.pack("<HBBI", code, jt, jf, k)
+class _Assembler:
+    def __init__(self) -> None:
+        self.program: list[_Insn] = []
+        self.labels: dict[str, int] = {}
+
+    def label(self, name: str) -> None:
+        if name in self.labels:
+            raise ValueError(f"duplicate label {name}")
+        self.labels[name] = len(self.program)
+
+    def load(self, offset: int) -> None:
+        self.program.append(_Insn(_LD_W_ABS, offset))
+
+    def jump(self, code: int, k: int, true: str | None, false: str | None) -> None:
+        """Jump to ``true``/``false`` (None: fall through to the next instruction)."""
+        self.program.append(_Insn(code, k, true, false))
+
+    def ret(self, value: int) -> None:
+        self.program.append(_Insn(_RET_K, value))
+
+    def assemble(self) -> bytes:
+        out = []
+        for index, insn in enumerate(self.program):
+            if insn.code in (_JMP_JEQ_K, _JMP_JGE_K, _JMP_JSET_K):
+                jt = self._offset(index, insn.true)
+                jf = self._offset(index, insn.false)
+                out.append(struct.pack("<HBBI", insn.code, jt, jf, insn.k))
+            else:
+                out.append(struct.pack("<HBBI", insn.code, 0, 0, insn.k))
+        return b"".join(out)
+
+    def _offset(self, index: int, label: str | None) -> int:
+        if label is None:
+            return 0
+        offset = self.labels[label] - index - 1
+        if not 0 <= offset <= 255:
+            raise ValueError(f"jump to {label} out of range ({offset})")
+        return offset
 
 
 def build_filter(deny_errno: int = errno.EPERM) -> bytes:
     """Return the filter as the bytes of a ``struct sock_filter`` array (x86-64 only)."""
     if platform.machine() not in ("x86_64", "AMD64"):
         raise NotImplementedError("the seccomp filter is written for x86-64")
-    deny = SECCOMP_RET_ERRNO | (deny_errno & 0xFFFF)
-    enosys = SECCOMP_RET_ERRNO | errno.ENOSYS
-    denied = sorted(set(DENIED_SYSCALLS.values()))
+    asm = _Assembler()
+    asm.load(_OFF_ARCH)
+    asm.jump(_JMP_JEQ_K, AUDIT_ARCH_X86_64, None, "kill")
+    asm.load(_OFF_NR)
+    asm.jump(_JMP_JGE_K, X32_SYSCALL_BIT, "kill", None)
+    for number in sorted(set(DENIED_SYSCALLS.values())):
+        asm.jump(_JMP_JEQ_K, number, "deny", None)
+    for number in sorted(set(SELF_ONLY_SYSCALLS.values())):
+        asm.jump(_JMP_JEQ_K, number, "self_only", None)
+    asm.jump(_JMP_JEQ_K, SYS_CLONE, "clone", None)
+    asm.jump(_JMP_JEQ_K, SYS_CLONE3, "enosys", None)
+    for number, _, _ in DENIED_ARGUMENTS:
+        asm.jump(_JMP_JEQ_K, number, f"args_{number}", None)
+    asm.ret(SECCOMP_RET_ALLOW)
 
-    # Layout (indices):
-    #   0  ld arch
-    #   1  jeq x86_64 ? 3 : 2
-    #   2  ret KILL
-    #   3  ld nr
-    #   4  jge X32 bit ? KILL : next
-    #   5.. one jeq per denied syscall -> DENY
-    #   then: clone check, clone3, ioctl check, fcntl check, ALLOW, DENY, ENOSYS, KILL
-    body: list[bytes] = []
-    n_denied = len(denied)
-    # Indices of the tail, relative to the start of the deny list (index 5).
-    # tail block:
-    #   c0: jeq clone ? c1 : c3
-    #   c1: ld args[0] low
-    #   c2: jset CLONE_THREAD ? ALLOW(reload not needed) : DENY
-    #   c3: jeq clone3 ? ENOSYS : c4
-    #   c4: jeq ioctl ? c5 : c7
-    #   c5: ld args[1] low
-    #   c6: jeq TIOCSTI ? DENY : ALLOW
-    #   c7: jeq fcntl ? c8 : ALLOW
-    #   c8: ld args[1] low
-    #   c9: jeq F_SETLK ? DENY : c10
-    #   c10: jeq F_SETLKW ? DENY : c11
-    #   c11: jeq F_OFD_SETLK ? DENY : c12
-    #   c12: jeq F_OFD_SETLKW ? DENY : ALLOW
-    #   ALLOW, DENY, ENOSYS, KILL
-    tail_len = 13
-    start = 5
-    c0 = start + n_denied
-    allow = c0 + tail_len
-    deny_at = allow + 1
-    enosys_at = allow + 2
-    kill_at = allow + 3
+    asm.label("self_only")
+    asm.load(_arg_low(0))
+    asm.jump(_JMP_JEQ_K, 0, None, "deny")
+    asm.load(_arg_high(0))
+    asm.jump(_JMP_JEQ_K, 0, "allow", "deny")
 
-    def rel(frm: int, to: int) -> int:
-        return to - frm - 1
+    asm.label("clone")
+    asm.load(_arg_low(0))
+    asm.jump(_JMP_JSET_K, CLONE_THREAD, "allow", "deny")
 
-    body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, OFF_ARCH))  # 0
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0))  # 1
-    body.append(_stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS))  # 2
-    body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, OFF_NR))  # 3
-    body.append(_jump(BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, rel(4, kill_at), 0))  # 4
-    for i, nr in enumerate(denied):
-        index = start + i
-        body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, nr, rel(index, deny_at), 0))
-    arg0 = OFF_ARGS  # low 32 bits of args[0] (little endian)
-    arg1 = OFF_ARGS + 8
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_CLONE, 0, rel(c0, c0 + 3)))  # c0
-    body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, arg0))  # c1
-    body.append(
-        _jump(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, rel(c0 + 2, allow), rel(c0 + 2, deny_at))
-    )
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_CLONE3, rel(c0 + 3, enosys_at), 0))  # c3
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_IOCTL, 0, rel(c0 + 4, c0 + 7)))  # c4
-    body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, arg1))  # c5
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, rel(c0 + 6, deny_at), rel(c0 + 6, allow)))
-    body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_FCNTL, 0, rel(c0 + 7, allow)))  # c7
-    body.append(_stmt(BPF_LD | BPF_W | BPF_ABS, arg1))  # c8
-    for j, cmd in enumerate((F_SETLK, F_SETLKW, F_OFD_SETLK)):
-        at = c0 + 9 + j
-        body.append(_jump(BPF_JMP | BPF_JEQ | BPF_K, cmd, rel(at, deny_at), 0))
-    body.append(
-        _jump(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLKW, rel(c0 + 12, deny_at), rel(c0 + 12, allow))
-    )
-    assert len(body) == allow  # noqa: S101 -- program layout invariant
-    body.append(_stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW))
-    body.append(_stmt(BPF_RET | BPF_K, deny))
-    body.append(_stmt(BPF_RET | BPF_K, enosys))
-    body.append(_stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS))
-    return b"".join(body)
+    for number, argument, values in DENIED_ARGUMENTS:
+        asm.label(f"args_{number}")
+        asm.load(_arg_low(argument))
+        for value in values:
+            asm.jump(_JMP_JEQ_K, value, "deny", None)
+        asm.ret(SECCOMP_RET_ALLOW)
+
+    asm.label("allow")
+    asm.ret(SECCOMP_RET_ALLOW)
+    asm.label("deny")
+    asm.ret(SECCOMP_RET_ERRNO | (deny_errno & 0xFFFF))
+    asm.label("enosys")
+    asm.ret(SECCOMP_RET_ERRNO | errno.ENOSYS)
+    asm.label("kill")
+    asm.ret(SECCOMP_RET_KILL_PROCESS)
+    return asm.assemble()
+
+
+def allow_all_filter() -> bytes:
+    """A filter that allows everything (tests use it to prove the self-test notices)."""
+    asm = _Assembler()
+    asm.ret(SECCOMP_RET_ALLOW)
+    return asm.assemble()

@@ -130,8 +130,13 @@ def parse_frames(data: bytes) -> tuple[bytes, ...] | None:
 class Zygote:
     """One sandboxed zygote and its cgroup slot. Not thread-safe: one verdict at a time."""
 
-    def __init__(self, *, max_cpu_s: int, use_cgroup: bool = True) -> None:
+    def __init__(
+        self, *, max_cpu_s: int, use_cgroup: bool = True, seccomp_program: bytes | None = None
+    ) -> None:
         self.max_cpu_s = max_cpu_s
+        self._seccomp_program = (
+            seccomp_program if seccomp_program is not None else seccomp.build_filter()
+        )
         self.jobs_done = 0
         self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
@@ -176,7 +181,7 @@ class Zygote:
         finally:
             zygote_end.close()
         config = {
-            "seccomp": seccomp.build_filter().hex(),
+            "seccomp": self._seccomp_program.hex(),
             "max_cpu_s": self.max_cpu_s + 1,
             "max_threads": MAX_PIDS,
         }

@@ -42,11 +42,7 @@ def _describe(pid: int) -> str:
 
 def _own_cgroups() -> list[pathlib.Path]:
     prefix = f"fmjudge-{os.getpid()}-"
-    return [
-        path
-        for path in pathlib.Path("/sys/fs/cgroup").rglob(f"{prefix}*")
-        if path.is_dir()
-    ]
+    return [path for path in pathlib.Path("/sys/fs/cgroup").rglob(f"{prefix}*") if path.is_dir()]
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
 """A POSIX record lock (fcntl F_SETLK)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import fcntl

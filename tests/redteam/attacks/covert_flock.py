@@ -1,4 +1,5 @@
 """A file lock on a shared read-only file (a channel between verdicts)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import fcntl

@@ -1,4 +1,5 @@
 """An atexit handler that writes an acceptance after a rejection."""
+
 # expect: REJECTED WRONG_ANSWER
 import atexit
 import os

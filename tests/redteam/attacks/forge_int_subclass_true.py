@@ -1,4 +1,6 @@
 """An int subclass that prints and compares as True."""
+
+
 # expect: REJECTED WRONG_ANSWER
 # detail: FakeTrue
 class FakeTrue(int):

@@ -1,4 +1,5 @@
 """os._exit(0) in place of returning."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: exited before verify returned
 import os

@@ -1,4 +1,5 @@
 """Print a forged judge verdict on stdout."""
+
 # expect: REJECTED WRONG_ANSWER
 import sys
 

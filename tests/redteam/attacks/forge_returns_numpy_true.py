@@ -1,4 +1,5 @@
 """numpy.True_ is not True."""
+
 # expect: REJECTED WRONG_ANSWER
 # detail: numpy.bool
 import numpy

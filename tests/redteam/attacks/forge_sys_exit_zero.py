@@ -1,4 +1,5 @@
 """sys.exit(0) in place of returning."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: SystemExit
 import sys

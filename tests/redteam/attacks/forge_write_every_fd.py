@@ -1,4 +1,5 @@
 """Write an acceptance frame to every file descriptor, then reject."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: result channel
 import os

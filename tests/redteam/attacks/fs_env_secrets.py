@@ -1,9 +1,19 @@
 """Secrets in the environment (DATABASE_URL, STRIPE_SECRET_KEY...)."""
+
 # expect: REJECTED WRONG_ANSWER
 import os
 
-EXPECTED = {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONHASHSEED",
-            "LANG", "LC_ALL", "PATH", "HOME", "PWD"}
+EXPECTED = {
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "PYTHONHASHSEED",
+    "LANG",
+    "LC_ALL",
+    "PATH",
+    "HOME",
+    "PWD",
+}
 
 
 def verify(solution, rng):

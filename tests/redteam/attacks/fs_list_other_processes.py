@@ -1,4 +1,5 @@
 """List /proc to find other processes and sandboxes."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 import os

@@ -1,4 +1,6 @@
 """Read /etc/passwd."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 def verify(solution, rng):

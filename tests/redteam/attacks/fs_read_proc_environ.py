@@ -1,4 +1,5 @@
 """Read the environment of pid 1 and of the parent through /proc."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 import os

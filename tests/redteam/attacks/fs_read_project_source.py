@@ -1,4 +1,6 @@
 """Read the project's source and settings."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 def verify(solution, rng):

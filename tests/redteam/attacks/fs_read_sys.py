@@ -1,4 +1,6 @@
 """Read kernel and hardware details from /sys."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 def verify(solution, rng):

@@ -1,4 +1,5 @@
 """List the project's virtualenv (django, stripe...)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 import os

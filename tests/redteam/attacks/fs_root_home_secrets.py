@@ -1,4 +1,5 @@
 """Look for secrets in root's home (ssh keys, shell history, .env)."""
+
 # expect: REJECTED WRONG_ANSWER
 import os
 

@@ -1,4 +1,5 @@
 """The sandbox root holds only the interpreter and the libraries."""
+
 # expect: REJECTED WRONG_ANSWER
 import os
 

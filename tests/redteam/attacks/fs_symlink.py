@@ -1,4 +1,5 @@
 """Create a symlink (host-side TOCTOU class)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import os

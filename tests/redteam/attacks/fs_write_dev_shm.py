@@ -1,4 +1,6 @@
 """Write a file in /dev/shm."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 def verify(solution, rng):

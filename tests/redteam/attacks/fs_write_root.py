@@ -1,4 +1,5 @@
 """Create a file or a folder at the root."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import os

@@ -1,4 +1,5 @@
 """Plant a module in the libraries' folder."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import numpy

@@ -1,4 +1,5 @@
 """Overwrite a stdlib module for the next verdicts."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import os

@@ -1,4 +1,6 @@
 """Write a file in /tmp."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 def verify(solution, rng):
     with open("/tmp/redteam_pwned", "w") as handle:

@@ -1,4 +1,5 @@
 """Import celery (installed on the host, or the project's own)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'celery' is not allowed
 import celery

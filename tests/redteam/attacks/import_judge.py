@@ -1,4 +1,5 @@
 """Import judge (installed on the host, or the project's own)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'judge' is not allowed
 import judge

@@ -1,4 +1,5 @@
 """Import market (installed on the host, or the project's own)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'market' is not allowed
 import market

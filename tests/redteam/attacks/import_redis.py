@@ -1,4 +1,5 @@
 """Import redis (installed on the host, or the project's own)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'redis' is not allowed
 import redis

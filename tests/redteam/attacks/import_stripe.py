@@ -1,4 +1,5 @@
 """Import stripe (installed on the host, or the project's own)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'stripe' is not allowed
 import stripe

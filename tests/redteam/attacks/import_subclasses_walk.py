@@ -1,4 +1,6 @@
 """Reach os.system through object.__subclasses__() without importing."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: os.system
 def verify(solution, rng):

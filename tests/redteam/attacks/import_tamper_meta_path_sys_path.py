@@ -1,4 +1,5 @@
 """Clear sys.meta_path hooks, add the venv to sys.path, import django."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'django' is not allowed
 import importlib.machinery

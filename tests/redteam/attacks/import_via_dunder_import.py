@@ -1,4 +1,6 @@
 """__import__('celery')."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'celery' is not allowed
 def verify(solution, rng):

@@ -1,4 +1,5 @@
 """importlib.import_module('django.conf')."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'django' is not allowed
 import importlib

@@ -1,4 +1,6 @@
 """A verifier that evals its input; the solution imports os."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: refused to compile
 # solution: __import__('os')._exit(0)

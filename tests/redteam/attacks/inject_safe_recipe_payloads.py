@@ -1,4 +1,5 @@
 """The safe parser recipe turns every injection payload into a plain rejection."""
+
 # expect: REJECTED WRONG_ANSWER
 # solution: __import__('sys')._getframe(1)
 import ast

@@ -1,4 +1,5 @@
 """A sympify payload that tries to write a forged frame with exec."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: refused to compile
 # solution: exec("import os; os.write(1023, b'\\x00\\x00\\x00\\x01A'); os._exit(0)")

@@ -1,4 +1,5 @@
 """A verifier that sympifies its input; the solution walks frames to force True."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: refused to compile
 # solution: __import__('os')._exit(0) or x**2

@@ -1,4 +1,5 @@
 """unshare, mount, keyctl, io_uring, bpf, userfaultfd at import time."""
+
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 

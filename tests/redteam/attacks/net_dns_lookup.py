@@ -1,4 +1,5 @@
 """DNS resolution of a public name."""
+
 # expect: REJECTED RUNTIME_ERROR
 import socket
 

@@ -1,4 +1,5 @@
 """socket(2) by raw syscall number through ctypes, at import time."""
+
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 

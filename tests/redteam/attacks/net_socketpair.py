@@ -1,4 +1,5 @@
 """A socketpair (any socket family is refused)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

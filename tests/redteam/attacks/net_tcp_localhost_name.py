@@ -1,4 +1,5 @@
 """TCP to localhost by name (needs /etc/hosts and a socket)."""
+
 # expect: REJECTED RUNTIME_ERROR
 import socket
 

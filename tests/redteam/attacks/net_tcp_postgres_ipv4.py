@@ -1,4 +1,5 @@
 """TCP to the host's PostgreSQL on 127.0.0.1:5432."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

@@ -1,4 +1,5 @@
 """TCP to the host's Redis on 127.0.0.1:6379."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

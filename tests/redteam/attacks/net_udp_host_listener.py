@@ -1,4 +1,5 @@
 """A UDP packet to a listener the test opens on the host's loopback."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

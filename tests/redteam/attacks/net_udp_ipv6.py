@@ -1,4 +1,5 @@
 """A UDP packet over IPv6 loopback."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

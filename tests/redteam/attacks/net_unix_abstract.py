@@ -1,4 +1,5 @@
 """An abstract unix socket (not scoped by the filesystem)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

@@ -1,4 +1,5 @@
 """The host's PostgreSQL unix socket."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

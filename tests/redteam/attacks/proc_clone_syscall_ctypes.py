@@ -1,4 +1,5 @@
 """clone(2) without CLONE_THREAD by raw syscall, at import time."""
+
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

@@ -1,4 +1,5 @@
 """A fork bomb."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

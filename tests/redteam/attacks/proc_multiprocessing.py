@@ -1,4 +1,5 @@
 """multiprocessing.Process."""
+
 # expect: REJECTED RUNTIME_ERROR
 import multiprocessing
 

@@ -1,4 +1,5 @@
 """Replace the verifier with another program."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

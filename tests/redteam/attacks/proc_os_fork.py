@@ -1,4 +1,5 @@
 """os.fork."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

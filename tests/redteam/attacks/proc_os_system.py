@@ -1,4 +1,5 @@
 """os.system (which returns -1 instead of raising when fork fails)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: os.system
 import os

@@ -1,4 +1,5 @@
 """posix_spawn (vfork/clone under the hood)."""
+
 # expect: REJECTED RUNTIME_ERROR
 import os
 import sys

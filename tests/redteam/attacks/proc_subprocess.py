@@ -1,4 +1,5 @@
 """subprocess.run."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import subprocess

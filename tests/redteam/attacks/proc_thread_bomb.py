@@ -1,4 +1,5 @@
 """Thousands of threads (the pids cgroup caps tasks)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: can't start new thread
 import threading

@@ -1,4 +1,5 @@
 """Spin while ignoring SIGXCPU."""
+
 # expect: REJECTED TIME_LIMIT
 # time_limit_s: 0.5
 import signal

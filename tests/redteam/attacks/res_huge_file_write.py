@@ -1,4 +1,6 @@
 """Fill a file system (RLIMIT_FSIZE 0 and read-only)."""
+
+
 # expect: REJECTED RUNTIME_ERROR
 def verify(solution, rng):
     with open("/dev/null", "wb") as sink:

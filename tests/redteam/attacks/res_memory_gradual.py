@@ -1,4 +1,6 @@
 """Memory growing slowly past the budget."""
+
+
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 def verify(solution, rng):

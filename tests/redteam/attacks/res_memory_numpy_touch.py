@@ -1,4 +1,5 @@
 """A numpy array touched page by page past the budget."""
+
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 import numpy

@@ -1,4 +1,5 @@
 """Sleep past the wall clock."""
+
 # expect: REJECTED TIME_LIMIT
 # time_limit_s: 0.5
 import time

@@ -1,4 +1,5 @@
 """Flood stderr."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: printed more than 1 MiB
 import os

@@ -1,4 +1,5 @@
 """kill(-1): every process the sandbox's user may signal."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

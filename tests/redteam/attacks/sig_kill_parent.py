@@ -1,4 +1,5 @@
 """SIGKILL the zygote (the verdict child's parent)."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

@@ -1,4 +1,5 @@
 """SIGKILL pid 1 of the sandbox."""
+
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

@@ -1,4 +1,5 @@
 """Read the zygote's memory with process_vm_readv, at import time."""
+
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

@@ -1,4 +1,5 @@
 """ptrace-attach the zygote, at import time."""
+
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

@@ -1,4 +1,5 @@
 """Inject keystrokes into a terminal with TIOCSTI."""
+
 # expect: REJECTED RUNTIME_ERROR
 import fcntl
 import termios

@@ -1,0 +1,198 @@
+"""Publishing checks: verify's shape, imports, docstring and solution-to-code flows."""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+import pytest
+
+from judge.python import safe_parse, static_check
+
+GOOD = '''
+"""One line: the integer 42."""
+import math
+
+import numpy as np
+
+
+def verify(solution, rng):
+    value = int(solution.strip())
+    return value == 42 and math.isfinite(np.float64(value))
+'''
+
+
+def _src(body: str) -> str:
+    return '"""Format."""\n' + textwrap.dedent(body)
+
+
+def test_a_clean_verifier_passes() -> None:
+    report = static_check(GOOD)
+
+    assert report.ok is True
+    assert report.errors == ()
+    assert report.imports == ("math", "numpy")
+    assert report.docstring == "One line: the integer 42."
+    assert report.injection_flows == ()
+
+
+def test_syntax_errors_are_reported_not_raised() -> None:
+    report = static_check("def verify(:\n")
+
+    assert report.ok is False
+    assert report.errors[0].startswith("syntax error (line 1)")
+
+
+def test_missing_verify_and_docstring_are_errors() -> None:
+    report = static_check("def check(solution, rng):\n    return True\n")
+
+    assert report.ok is False
+    assert "the module defines no top-level function verify(solution, rng)" in report.errors
+    assert any("docstring" in error for error in report.errors)
+
+
+@pytest.mark.parametrize(
+    ("signature", "ok"),
+    [
+        ("def verify(solution, rng):", True),
+        ("def verify(solution, rng, extra=1):", True),
+        ("def verify(solution):", False),
+        ("def verify(solution, rng, extra):", False),
+        ("def verify(solution, rng, *, flag):", False),
+        ("async def verify(solution, rng):", False),
+    ],
+)
+def test_verify_must_take_two_positional_parameters(signature: str, ok: bool) -> None:
+    report = static_check(_src(f"{signature}\n    return False\n"))
+
+    assert report.ok is ok, report.errors
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "import django",
+        "import redis.client",
+        "from celery import Celery",
+        "from judge import verdict",
+        "import tkinter",
+        "from . import sibling",
+    ],
+)
+def test_imports_outside_the_allowlist_are_refused(line: str) -> None:
+    report = static_check(_src(f"{line}\n\ndef verify(solution, rng):\n    return False\n"))
+
+    assert report.ok is False
+    assert len(report.errors) == 1
+
+
+def test_dynamic_imports_are_refused() -> None:
+    report = static_check(
+        _src(
+            "import importlib\n"
+            "def verify(solution, rng):\n"
+            "    importlib.import_module(solution)\n"
+            "    __import__('stripe')\n"
+            "    return False\n"
+        )
+    )
+
+    assert report.ok is False
+    assert "line 4: dynamic import with a computed name" in report.errors
+    assert "line 5: import of 'stripe' is not allowed" in report.errors
+
+
+@pytest.mark.parametrize(
+    ("body", "sink", "line"),
+    [
+        ("    return eval(solution) == 4\n", "eval", 3),
+        ("    exec(solution)\n    return False\n", "exec", 3),
+        ("    code = compile(solution, 'x', 'eval')\n    return False\n", "compile", 3),
+        ("    import sympy\n    return sympy.sympify(solution) == 4\n", "sympy.sympify", 4),
+        ("    from sympy import sympify\n    return sympify(solution) == 4\n", "sympy.sympify", 4),
+        (
+            "    from sympy.parsing.sympy_parser import parse_expr as p\n"
+            "    return p(solution.strip()) == 4\n",
+            "sympy.parsing.sympy_parser.parse_expr",
+            4,
+        ),
+        ("    import sympy as sp\n    return sp.simplify(solution) == 4\n", "sympy.simplify", 4),
+        (
+            "    import sympy\n    f = sympy.lambdify('x', solution)\n    return f(1) == 2\n",
+            "sympy.lambdify",
+            4,
+        ),
+        ("    import pickle\n    return pickle.loads(solution.encode()) == 4\n", "pickle.loads", 4),
+        ("    import marshal\n    return marshal.loads(solution) == 4\n", "marshal.loads", 4),
+        ("    return getattr(rng, solution)() == 4\n", "getattr", 3),
+    ],
+)
+def test_solution_to_code_flows_are_reported(body: str, sink: str, line: int) -> None:
+    report = static_check(_src("def verify(solution, rng):\n" + body))
+
+    assert report.ok is False
+    assert [(flow.sink, flow.line) for flow in report.injection_flows][:1] == [(sink, line)]
+
+
+def test_taint_follows_assignments_and_helper_functions() -> None:
+    report = static_check(
+        _src(
+            "import sympy\n"
+            "def helper(text):\n"
+            "    return sympy.sympify(text)\n"
+            "def verify(solution, rng):\n"
+            "    cleaned = solution.strip().lower()\n"
+            "    parts = [p for p in cleaned.split(',')]\n"
+            "    return helper(parts[0]) == 1\n"
+        )
+    )
+
+    assert [(flow.sink, flow.line) for flow in report.injection_flows] == [("sympy.sympify", 4)]
+
+
+def test_numeric_conversions_clean_the_taint() -> None:
+    report = static_check(
+        _src(
+            "import sympy\n"
+            "def verify(solution, rng):\n"
+            "    n = int(solution)\n"
+            "    return sympy.isprime(n) is True\n"
+        )
+    )
+
+    assert report.injection_flows == ()
+    assert report.ok is True
+
+
+def test_numpy_load_with_allow_pickle_is_reported_anywhere() -> None:
+    report = static_check(
+        _src(
+            "import io\nimport numpy\n"
+            "def verify(solution, rng):\n"
+            "    data = numpy.load(io.BytesIO(b''), allow_pickle=True)\n"
+            "    return False\n"
+        )
+    )
+
+    assert [flow.sink for flow in report.injection_flows] == ["numpy.load"]
+
+
+def test_the_unmodified_safe_recipe_is_trusted_and_a_modified_one_is_analysed() -> None:
+    recipe = inspect.getsource(safe_parse.parse_math)
+    verify = (
+        "def verify(solution, rng):\n"
+        "    x = sympy.Symbol('x')\n"
+        "    return sympy.simplify(parse_math(solution, {'x': x}) - x) == 0\n"
+    )
+    header = '"""An expression in x."""\nimport ast\nfrom typing import Any\n\nimport sympy\n\n\n'
+    tampered = recipe.replace(
+        '    if "__" in text or "\\x00" in text:', "    return sympy.sympify(text)\n    if False:"
+    )
+    assert tampered != recipe
+
+    trusted = static_check(header + recipe + "\n\n" + verify)
+    analysed = static_check(header + tampered + "\n\n" + verify)
+
+    assert trusted.ok is True, trusted.errors
+    assert analysed.ok is False
+    assert "sympy.sympify" in {flow.sink for flow in analysed.injection_flows}
