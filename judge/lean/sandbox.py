@@ -39,6 +39,8 @@ _SYSTEM_FILES = (
     "/etc/group",
     "/etc/nsswitch.conf",
     "/etc/localtime",
+    # `[safe] directory = ...` for the root-owned, read-only Lake packages (see the image).
+    "/etc/gitconfig",
 )
 # Created empty so that Lake's inner bubblewrap finds its mount points on our read-only root.
 _INNER_MOUNT_POINTS = ("/home", "/root", "/run", "/run/user", "/var")

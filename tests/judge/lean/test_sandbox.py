@@ -231,6 +231,7 @@ def test_system_mounts_never_include_home_etc_secrets_or_var() -> None:
             "/etc/group",
             "/etc/nsswitch.conf",
             "/etc/localtime",
+            "/etc/gitconfig",
         }
         for source in sources
     ), sources
