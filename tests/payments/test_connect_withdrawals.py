@@ -10,6 +10,7 @@ from market.payments.exceptions import (
     ConnectAccountMissing,
     IdempotencyKeyReused,
     InvalidAmount,
+    InvalidWebhook,
     PayoutsNotEnabled,
     StripeUnavailable,
 )
@@ -318,3 +319,35 @@ def test_withdrawal_repays_debt_first(fake_stripe):
         Account.objects.get(owner=user, currency="USD", kind=AccountKind.HELD).balance_minor
         == 7_000
     )
+
+
+def test_v2_thin_account_event_rereads_the_account(fake_stripe):
+    user = seller(fake_stripe, enabled=False, funds=0)
+    thin = {
+        "id": "evt_thin_1",
+        "object": "v2.core.event",
+        "type": "v2.core.account[configuration.recipient].capability_status_updated",
+        "created": "2026-11-30T11:00:00.000Z",
+        "livemode": False,
+        "related_object": {
+            "id": f"acct_{user.pk}",
+            "type": "v2.core.account",
+            "url": f"/v2/core/accounts/acct_{user.pk}",
+        },
+    }
+    fake_stripe.answer(
+        "GET",
+        f"/v2/core/accounts/acct_{user.pk}",
+        200,
+        fakes.v2_account(f"acct_{user.pk}", transfers_status="active", due=None),
+    )
+    payload, header = sign(thin)
+    record, is_new = handle_webhook(payload=payload, signature_header=header)
+    assert is_new and record.outcome == "processed"
+    account = ConnectedAccount.objects.get(user=user)
+    assert account.payouts_enabled and account.details_submitted
+    # A tampered thin event is refused like any other.
+    with pytest.raises(InvalidWebhook):
+        handle_webhook(
+            payload=payload.replace(b"evt_thin_1", b"evt_thin_2"), signature_header=header
+        )

@@ -125,6 +125,11 @@ def refresh_connected_account(*, user: AbstractBaseUser) -> ConnectedAccount | N
     connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
     if connected is None:
         return None
+    return refresh_account_flags(connected=connected)
+
+
+def refresh_account_flags(*, connected: ConnectedAccount) -> ConnectedAccount:
+    """Re-read a connected account from Stripe and store its flags."""
     client = stripe_client.get_client()
     try:
         account = client.v2.core.accounts.retrieve(

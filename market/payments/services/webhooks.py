@@ -39,6 +39,7 @@ from market.payments.services.balances import (
     settle_debt_locked,
     usd_system_account,
 )
+from market.payments.services.connect import refresh_account_flags
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -78,11 +79,15 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
                 livemode=bool(event.get("livemode", False)),
                 outcome=StripeEvent.Outcome.IGNORED,
             )
-            handler = _HANDLERS.get(record.type)
+            if event.get("object") == "v2.core.event":
+                # Thin events carry no object, only a reference to re-read from the API.
+                handler, payload = _THIN_HANDLERS.get(record.type.split("[")[0]), event
+            else:
+                handler, payload = _HANDLERS.get(record.type), event["data"]["object"]
             if handler is None:
                 txn, outcome, detail = None, StripeEvent.Outcome.IGNORED, "event type not used"
             else:
-                txn, outcome, detail = handler(event["data"]["object"])
+                txn, outcome, detail = handler(payload)
             record.ledger_transaction = txn
             record.outcome = outcome
             record.detail = detail[:200]
@@ -315,6 +320,21 @@ def _on_account_updated(account: dict[str, Any]) -> Outcome:
         return None, StripeEvent.Outcome.IGNORED, "not a connected account of ours"
     return None, StripeEvent.Outcome.PROCESSED, f"account {account.get('id')} refreshed"
 
+
+def _on_v2_account_event(thin_event: dict[str, Any]) -> Outcome:
+    """Any v2.core.account[...] notification: re-read the account and store its flags."""
+    account_id = (thin_event.get("related_object") or {}).get("id")
+    connected = ConnectedAccount.objects.filter(stripe_account_id=account_id).first()
+    if connected is None:
+        return None, StripeEvent.Outcome.IGNORED, "not a connected account of ours"
+    # Raises StripeUnavailable when Stripe cannot answer: nothing is recorded, Stripe retries.
+    refresh_account_flags(connected=connected)
+    return None, StripeEvent.Outcome.PROCESSED, f"account {account_id} re-read"
+
+
+_THIN_HANDLERS: dict[str, Handler] = {
+    "v2.core.account": _on_v2_account_event,
+}
 
 _HANDLERS: dict[str, Handler] = {
     "checkout.session.completed": _on_checkout_paid,
