@@ -1,4 +1,8 @@
-"""``python -m judge python VERIFIER.py SOLUTION [--seed N] [--time-limit S] [--memory-limit MB] [--json]``."""
+"""The ``python`` subcommand of ``python -m judge``.
+
+``python -m judge python VERIFIER.py SOLUTION [--seed N] [--time-limit S] [--memory-limit MB]
+[--json]``; SOLUTION may be ``-`` (stdin). Exit 0 ACCEPTED, 1 REJECTED, 2 usage, 3 JUDGE_ERROR.
+"""
 
 from __future__ import annotations
 

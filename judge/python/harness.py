@@ -164,7 +164,7 @@ def _guard_find_spec() -> None:
             raise ImportError(f"import of {name!r} is not allowed in a verifier")
         return original(name, path, target)
 
-    bootstrap._find_spec = _find_spec
+    setattr(bootstrap, "_find_spec", _find_spec)  # noqa: B010 -- a frozen module: mypy cannot type it
 
 
 # --- child setup ---

@@ -31,7 +31,9 @@ def expect_blocked(name, action):
     leaks.append(name)
 
 expect_blocked("tcp socket", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-expect_blocked("udp packet", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", 9)))
+def udp_packet():
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", 9))
+expect_blocked("udp packet", udp_packet)
 expect_blocked("ipv6 socket", lambda: socket.socket(socket.AF_INET6, socket.SOCK_STREAM))
 expect_blocked("unix socket", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
 expect_blocked("socketpair", lambda: socket.socketpair())
@@ -43,8 +45,12 @@ def fork_and_exit():
 expect_blocked("fork", fork_and_exit)
 expect_blocked("read /etc/passwd", lambda: open("/etc/passwd").read())
 expect_blocked("read /proc", lambda: os.listdir("/proc/1"))
-for directory in ("/", "/tmp", "/dev/shm", "/dev", "/judge", "/judge/site", os.path.dirname(os.__file__)):
-    expect_blocked(f"write {directory}", lambda d=directory: open(os.path.join(d, "canary"), "w").write("x"))
+WRITABLE_CANDIDATES = (
+    "/", "/tmp", "/dev/shm", "/dev", "/judge", "/judge/site", os.path.dirname(os.__file__)
+)
+for directory in WRITABLE_CANDIDATES:
+    path = os.path.join(directory, "canary")
+    expect_blocked(f"write {directory}", lambda p=path: open(p, "w").write("x"))
 expect_blocked("mkdir /", lambda: os.mkdir("/canary"))
 
 libc = ctypes.CDLL(None, use_errno=True)
@@ -56,7 +62,11 @@ if libc.prctl(21, 0, 0, 0, 0) != 2:  # PR_GET_SECCOMP: 2 = filter mode
 class _Header(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 class _Data(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
 header = _Header(0x20080522, 0)
 data = (_Data * 2)()
 if libc.syscall(125, ctypes.byref(header), data) != 0:  # capget
@@ -67,7 +77,10 @@ if os.getuid() == 0 or os.geteuid() == 0:
     leaks.append("running as root inside the sandbox")
 if libc.prctl(3, 0, 0, 0, 0) != 0:  # PR_GET_DUMPABLE
     leaks.append("process is dumpable")
-allowed_env = {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONHASHSEED", "LANG", "LC_ALL", "PATH", "HOME", "PWD"}
+allowed_env = {
+    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONHASHSEED", "LANG",
+    "LC_ALL", "PATH", "HOME", "PWD",
+}
 if set(os.environ) - allowed_env:
     leaks.append("environment not scrubbed")
 for forbidden in ("django", "celery", "judge", "pip"):
@@ -83,7 +96,11 @@ def verify(solution, rng):
     return solution == "canary"
 '''
 
-MEMORY_CANARY = "def verify(solution, rng):\n    blocks = [bytearray(1 << 20) for _ in range(10_000)]\n    return True\n"
+MEMORY_CANARY = (
+    "def verify(solution, rng):\n"
+    "    blocks = [bytearray(1 << 20) for _ in range(10_000)]\n"
+    "    return True\n"
+)
 TIME_CANARY = "def verify(solution, rng):\n    while True:\n        pass\n"
 
 
@@ -96,8 +113,8 @@ def run_selftest(judge: PythonJudge | None = None) -> None:
     )
     if verdict.verdict is not Outcome.ACCEPTED:
         raise SandboxUnavailable(
-            f"PYTHON JUDGE SELF-TEST FAILED, refusing to judge: {verdict.verdict} {verdict.reason}: "
-            f"{verdict.detail}"
+            "PYTHON JUDGE SELF-TEST FAILED, refusing to judge: "
+            f"{verdict.verdict} {verdict.reason}: {verdict.detail}"
         )
     memory = pool.judge(PythonJob(MEMORY_CANARY, "x", seed=0, time_limit_s=20, memory_limit_mb=64))
     if memory.reason is not Reason.MEMORY_LIMIT:

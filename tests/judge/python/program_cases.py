@@ -42,7 +42,9 @@ def load_case(path: pathlib.Path) -> ProgramCase:
         time_limit_s=float(header.get("time_limit_s", "5")),
         memory_limit_mb=int(header.get("memory_limit_mb", "128")),
     )
-    return ProgramCase(path, expect[0], expect[1] if len(expect) > 1 else None, header.get("detail"), job)
+    return ProgramCase(
+        path, expect[0], expect[1] if len(expect) > 1 else None, header.get("detail"), job
+    )
 
 
 def load_cases(directory: pathlib.Path) -> list[ProgramCase]:

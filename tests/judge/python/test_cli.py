@@ -11,10 +11,14 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-VERIFIER = '"""The integer 42."""\ndef verify(solution, rng):\n    return solution.strip() == "42"\n'
+VERIFIER = (
+    '"""The integer 42."""\ndef verify(solution, rng):\n    return solution.strip() == "42"\n'
+)
 
 
-def _judge(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def _judge(
+    *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "judge", "python", *args],
         input=stdin,
@@ -46,14 +50,18 @@ def test_accepted_from_stdin_with_json(verifier: pathlib.Path) -> None:
     assert result.stdout.count(b"\n") == 1
 
 
-def test_rejected_and_invalid_solutions_exit_1(verifier: pathlib.Path, tmp_path: pathlib.Path) -> None:
+def test_rejected_and_invalid_solutions_exit_1(
+    verifier: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
     wrong = tmp_path / "wrong.txt"
     wrong.write_text("41")
     huge = tmp_path / "huge.txt"
     huge.write_bytes(b"4" * 65_537)
 
     rejected = _judge(str(verifier), str(wrong), "--json")
-    invalid = _judge(str(verifier), str(huge), "--json", "--time-limit", "1", "--memory-limit", "64")
+    invalid = _judge(
+        str(verifier), str(huge), "--json", "--time-limit", "1", "--memory-limit", "64"
+    )
 
     assert rejected.returncode == 1
     assert json.loads(rejected.stdout)["reason"] == "WRONG_ANSWER"

@@ -22,9 +22,7 @@ def test_program_checks_the_architecture_first_and_ends_with_returns() -> None:
 
 def test_every_denied_syscall_jumps_to_the_deny_return() -> None:
     program = _decode(seccomp.build_filter())
-    deny_index = next(
-        i for i, insn in enumerate(program) if insn == (0x06, 0, 0, 0x00050000 | 1)
-    )
+    deny_index = next(i for i, insn in enumerate(program) if insn == (0x06, 0, 0, 0x00050000 | 1))
     denied = set(seccomp.DENIED_SYSCALLS.values())
     targets = {
         insn[3]: index + 1 + insn[1]

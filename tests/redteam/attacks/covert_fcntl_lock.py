@@ -1,5 +1,6 @@
 """A POSIX record lock (fcntl F_SETLK)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import fcntl

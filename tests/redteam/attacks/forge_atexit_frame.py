@@ -1,5 +1,6 @@
 """An atexit handler that writes an acceptance after a rejection."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import atexit
 import os

@@ -1,6 +1,7 @@
 """An int subclass that prints and compares as True."""
 
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 # detail: FakeTrue
 class FakeTrue(int):

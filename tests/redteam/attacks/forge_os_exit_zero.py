@@ -1,5 +1,6 @@
 """os._exit(0) in place of returning."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: exited before verify returned
 import os

@@ -1,5 +1,6 @@
 """Print a forged judge verdict on stdout."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import sys
 

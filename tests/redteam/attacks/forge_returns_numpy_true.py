@@ -1,5 +1,6 @@
 """numpy.True_ is not True."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 # detail: numpy.bool
 import numpy

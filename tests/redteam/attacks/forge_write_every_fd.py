@@ -1,5 +1,6 @@
 """Write an acceptance frame to every file descriptor, then reject."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: result channel
 import os

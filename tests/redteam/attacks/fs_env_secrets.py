@@ -1,5 +1,6 @@
 """Secrets in the environment (DATABASE_URL, STRIPE_SECRET_KEY...)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import os
 

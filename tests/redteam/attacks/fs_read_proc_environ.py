@@ -1,5 +1,6 @@
 """Read the environment of pid 1 and of the parent through /proc."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 import os

@@ -1,6 +1,7 @@
 """Read the project's source and settings."""
 
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 def verify(solution, rng):

@@ -1,5 +1,6 @@
 """Look for secrets in root's home (ssh keys, shell history, .env)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import os
 

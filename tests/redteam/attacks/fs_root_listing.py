@@ -1,5 +1,6 @@
 """The sandbox root holds only the interpreter and the libraries."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import os
 

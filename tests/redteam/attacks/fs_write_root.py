@@ -1,5 +1,6 @@
 """Create a file or a folder at the root."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import os

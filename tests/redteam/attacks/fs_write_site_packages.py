@@ -1,5 +1,6 @@
 """Plant a module in the libraries' folder."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Read-only file system
 import numpy

@@ -1,5 +1,6 @@
 """Import celery (installed on the host, or the project's own)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'celery' is not allowed
 import celery

@@ -1,5 +1,6 @@
 """Import django (installed on the host, or the project's own)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'django' is not allowed
 import django

@@ -1,6 +1,7 @@
 """Reach os.system through object.__subclasses__() without importing."""
 
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: os.system
 def verify(solution, rng):

@@ -1,5 +1,6 @@
 """Clear sys.meta_path hooks, add the venv to sys.path, import django."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'django' is not allowed
 import importlib.machinery

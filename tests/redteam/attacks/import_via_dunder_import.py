@@ -1,6 +1,7 @@
 """__import__('celery')."""
 
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'celery' is not allowed
 def verify(solution, rng):

@@ -1,5 +1,6 @@
 """importlib.import_module('django.conf')."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: ImportError: import of 'django' is not allowed
 import importlib

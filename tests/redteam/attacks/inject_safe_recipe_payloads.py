@@ -1,5 +1,6 @@
 """The safe parser recipe turns every injection payload into a plain rejection."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 # solution: __import__('sys')._getframe(1)
 import ast

@@ -1,5 +1,6 @@
 """A verifier that sympifies its input; the solution walks frames to force True."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: refused to compile
 # solution: __import__('os')._exit(0) or x**2

@@ -1,5 +1,6 @@
 """unshare, mount, keyctl, io_uring, bpf, userfaultfd at import time."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 

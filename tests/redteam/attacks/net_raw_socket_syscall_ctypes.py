@@ -1,5 +1,6 @@
 """socket(2) by raw syscall number through ctypes, at import time."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 

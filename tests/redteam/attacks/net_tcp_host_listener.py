@@ -1,5 +1,6 @@
 """TCP to a listener the test opens on the host's loopback."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

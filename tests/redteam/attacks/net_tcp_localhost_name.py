@@ -1,5 +1,6 @@
 """TCP to localhost by name (needs /etc/hosts and a socket)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 import socket
 

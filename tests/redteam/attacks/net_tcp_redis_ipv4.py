@@ -1,5 +1,6 @@
 """TCP to the host's Redis on 127.0.0.1:6379."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

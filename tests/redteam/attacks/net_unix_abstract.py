@@ -1,5 +1,6 @@
 """An abstract unix socket (not scoped by the filesystem)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

@@ -1,5 +1,6 @@
 """The host's PostgreSQL unix socket."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import socket

@@ -1,5 +1,6 @@
 """clone(2) without CLONE_THREAD by raw syscall, at import time."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

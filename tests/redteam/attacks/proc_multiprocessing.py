@@ -1,5 +1,6 @@
 """multiprocessing.Process."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 import multiprocessing
 

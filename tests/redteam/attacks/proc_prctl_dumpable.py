@@ -1,5 +1,6 @@
 """Make the verdict process dumpable again (a step towards ptrace from a sibling)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 

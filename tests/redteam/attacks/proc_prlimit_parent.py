@@ -1,5 +1,6 @@
 """Starve the zygote: lower its open-file limit with prlimit64, at import time."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

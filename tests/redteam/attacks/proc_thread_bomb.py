@@ -1,5 +1,6 @@
 """Thousands of threads (the pids cgroup caps tasks)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: can't start new thread
 import threading

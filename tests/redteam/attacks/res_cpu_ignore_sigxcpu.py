@@ -1,5 +1,6 @@
 """Spin while ignoring SIGXCPU."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED TIME_LIMIT
 # time_limit_s: 0.5
 import signal

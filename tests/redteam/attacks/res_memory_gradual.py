@@ -1,6 +1,7 @@
 """Memory growing slowly past the budget."""
 
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 def verify(solution, rng):

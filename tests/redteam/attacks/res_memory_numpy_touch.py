@@ -1,5 +1,6 @@
 """A numpy array touched page by page past the budget."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 import numpy

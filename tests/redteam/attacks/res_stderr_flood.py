@@ -1,5 +1,6 @@
 """Flood stderr."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: printed more than 1 MiB
 import os

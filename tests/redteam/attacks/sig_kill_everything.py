@@ -1,5 +1,6 @@
 """kill(-1): every process the sandbox's user may signal."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

@@ -1,5 +1,6 @@
 """SIGKILL the zygote (the verdict child's parent)."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

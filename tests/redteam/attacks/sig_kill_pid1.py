@@ -1,5 +1,6 @@
 """SIGKILL pid 1 of the sandbox."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: Operation not permitted
 import os

@@ -1,5 +1,6 @@
 """ptrace-attach the zygote, at import time."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import ctypes
 import os

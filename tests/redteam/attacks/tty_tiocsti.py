@@ -1,5 +1,6 @@
 """Inject keystrokes into a terminal with TIOCSTI."""
 
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 import fcntl
 import termios

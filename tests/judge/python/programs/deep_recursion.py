@@ -1,4 +1,5 @@
 """Unbounded recursion is a runtime error."""
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: RecursionError
 

@@ -1,4 +1,6 @@
 """The legacy global RNGs are reseeded from the verdict's seed (not the zygote's state)."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: ACCEPTED
 # seed: 11
 import random

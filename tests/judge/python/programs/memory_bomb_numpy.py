@@ -1,4 +1,6 @@
 """Allocates past its budget with numpy."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 import numpy

@@ -1,4 +1,5 @@
 """Allocates past its budget with Python objects."""
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED MEMORY_LIMIT
 # memory_limit_mb: 64
 

@@ -1,4 +1,6 @@
 """The issue's yardstick: all four libraries, a 300x300 solve, an integral, a root."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: ACCEPTED
 # solution: ok
 # time_limit_s: 10

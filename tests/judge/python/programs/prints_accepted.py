@@ -1,4 +1,6 @@
 """Printing ACCEPTED decides nothing: stdout is never parsed."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 import json
 

@@ -1,4 +1,5 @@
 """An object that claims to be true and equal to everything."""
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 # detail: Liar
 

@@ -1,4 +1,5 @@
 """Forgets to return."""
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
 # detail: verify returned None
 

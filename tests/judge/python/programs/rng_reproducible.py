@@ -1,4 +1,6 @@
 """The rng is numpy.random.default_rng(seed): seed 7 gives a known first draw."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: ACCEPTED
 # seed: 7
 import numpy

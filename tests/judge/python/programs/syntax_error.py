@@ -1,7 +1,10 @@
-"""Does not compile."""
+"""Does not compile: a return outside a function is a SyntaxError at compile time."""
+
 # expect: REJECTED RUNTIME_ERROR
-# detail: SyntaxError
+# detail: SyntaxError: 'return' outside function
+# ruff: noqa
+return True
 
 
-def verify(solution, rng)
+def verify(solution, rng):
     return True

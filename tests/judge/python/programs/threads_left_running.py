@@ -1,4 +1,6 @@
 """A thread still running after verify returns does not change the verdict."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: ACCEPTED
 # solution: yes
 import threading

@@ -1,4 +1,5 @@
 """verify takes one parameter."""
+# ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
 # detail: TypeError
 
