@@ -83,6 +83,9 @@ def deposit(request: HttpRequest) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
         return _back(request)
+    if not created.checkout_url:
+        messages.error(request, "Stripe refused this deposit; start a new one.")
+        return _back(request)
     return redirect(created.checkout_url)
 
 

@@ -117,7 +117,33 @@ def test_card_error_on_session_creation_is_refused_and_nothing_is_credited(fake_
         )
     assert caught.value.stripe_code == "card_declined"
     assert snapshot() == before
-    assert Deposit.objects.get().status == DepositStatus.CREATED
+    assert Deposit.objects.get().status == DepositStatus.FAILED
+
+
+def test_declined_card_on_the_checkout_page_credits_nothing_and_the_session_expires(
+    fake_stripe,
+):
+    """Checkout shows the decline to the payer; we only see events, and never credit."""
+    user = UserFactory()
+    deposit = open_deposit(fake_stripe, user)
+    failed = {
+        "id": f"pi_for_{deposit.pk}",
+        "object": "payment_intent",
+        "amount": 2_500,
+        "status": "requires_payment_method",
+        "last_payment_error": {"type": "card_error", "code": "card_declined"},
+        "metadata": {"deposit_id": str(deposit.pk)},
+    }
+    record, _ = deliver(event("payment_intent.payment_failed", failed))
+    assert record.outcome == StripeEvent.Outcome.IGNORED
+    deposit.refresh_from_db()
+    assert deposit.status == DepositStatus.OPEN
+    deliver(event("checkout.session.expired", completed_session(deposit, payment_status="unpaid")))
+    deposit.refresh_from_db()
+    assert deposit.status == DepositStatus.EXPIRED
+    assert balance(user, currency="USD") == 0
+    assert LedgerTransaction.objects.count() == 0
+    assert_payments_invariants()
 
 
 def test_stripe_500_then_replay_reuses_the_same_idempotency_key(fake_stripe):

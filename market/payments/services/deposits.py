@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from market.payments import stripe_client
-from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount
+from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount, StripeRefused
 from market.payments.models import Deposit, DepositStatus
 
 
@@ -47,7 +47,7 @@ def create_deposit_session(
     deposit = _get_or_create_deposit(
         user=user, amount_minor=amount_minor, idempotency_key=idempotency_key
     )
-    if deposit.checkout_session_id:
+    if deposit.checkout_session_id or deposit.status == DepositStatus.FAILED:
         return deposit
 
     client = stripe_client.get_client()
@@ -77,7 +77,13 @@ def create_deposit_session(
             options={"idempotency_key": f"deposit-{deposit.pk}"},
         )
     except stripe.StripeError as error:
-        raise stripe_client.translate_error(error) from error
+        translated = stripe_client.translate_error(error)
+        if isinstance(translated, StripeRefused):
+            # Stripe keeps a refusal under our idempotency key: a replay would get it again.
+            Deposit.objects.filter(pk=deposit.pk, status=DepositStatus.CREATED).update(
+                status=DepositStatus.FAILED
+            )
+        raise translated from error
 
     # The webhook may already have linked the session (via client_reference_id): only fill
     # what is still empty, and never move a status backwards.
