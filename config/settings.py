@@ -72,6 +72,9 @@ DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=None)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web server and a worker share the file: wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+    # Take the write lock when a transaction begins: a deferred transaction that reads and
+    # then writes fails at once with "database is locked" when the worker is writing.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -220,6 +223,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "market.api.schema.add_error_responses",
     ],
+    "PREPROCESSING_HOOKS": ["market.api.schema.only_api_endpoints"],
 }
 
 LOGGING = {

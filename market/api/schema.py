@@ -67,3 +67,9 @@ def add_error_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -
             if method in _WRITE_METHODS:
                 operation.setdefault("parameters", []).append(IDEMPOTENCY_PARAMETER)
     return result
+
+
+def only_api_endpoints(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[tuple[Any, ...]]:
+    """Document the API under /api/ only (the payments API is also mounted at /payments/api/
+    for its pages; documenting it twice would give clients two names for one thing)."""
+    return [endpoint for endpoint in endpoints if endpoint[0].startswith("/api/")]

@@ -375,6 +375,7 @@ class MyTradeListView(ListView):
 
 
 class BalanceView(GenericAPIView):
+    pagination_class = None
     @extend_schema(
         responses=s.BalanceSerializer(many=True),
         summary="My balances per currency (available, held for open bids, pending)",

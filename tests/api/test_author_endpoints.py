@@ -1,0 +1,154 @@
+"""The author workflow through the API: draft → dry run → publish → edit → v2 → retire."""
+
+from __future__ import annotations
+
+import pytest
+
+from market.models import Problem, ProblemStatus
+from tests.api.conftest import assert_error
+from verifiers.models import DryRun, Verifier, VerifierVersion
+
+pytestmark = pytest.mark.django_db
+
+YES = '"""Solution format: the word yes."""\n\n\ndef verify(solution, rng):\n    return solution.strip() == "yes"\n'
+
+
+def test_the_whole_author_loop(world):
+    client = world.client("other_author")
+    created = client.post(
+        "/api/v1/author/problems/",
+        {"title": "Say yes", "statement_md": "Say yes.", "currency": "DEMO"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="new-problem",
+    )
+    assert created.status_code == 201, created.content
+    problem_id = created.json()["id"]
+    assert created.json()["status"] == "draft"
+    replay = client.post(
+        "/api/v1/author/problems/",
+        {"title": "Say yes", "statement_md": "Say yes.", "currency": "DEMO"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="new-problem",
+    )
+    assert replay.json()["id"] == problem_id
+    assert Problem.objects.filter(author=world.other_author).count() == 1
+
+    edited = client.patch(
+        f"/api/v1/author/problems/{problem_id}/", {"statement_md": "Say **yes**."}, "json"
+    )
+    assert edited.status_code == 200 and edited.json()["statement_md"] == "Say **yes**."
+
+    verifier = client.post(
+        f"/api/v1/author/problems/{problem_id}/verifiers/",
+        {
+            "language": "python",
+            "source": YES,
+            "reference_solutions": ["yes"],
+            "wrong_solutions": ["no"],
+            "time_limit_s": 5,
+            "memory_limit_mb": 128,
+        },
+        format="json",
+    )
+    assert verifier.status_code == 201, verifier.content
+    verifier_id = verifier.json()["id"]
+    assert verifier.json()["status"] == "draft" and verifier.json()["latest_dry_run"] is None
+
+    refused = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
+    error = assert_error(refused, 409, "verifiers:publish-refused")
+    assert error["fields"] == {"dry_run": ["run a dry run of the current draft"]}
+
+    dry_run = client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    assert dry_run.status_code == 201, dry_run.content
+    assert dry_run.json()["is_passed"] is True and dry_run.json()["is_current"] is True
+    assert [r["verdict"] for r in dry_run.json()["results"]] == ["ACCEPTED", "REJECTED"]
+
+    published = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
+    assert published.status_code == 201, published.content
+    assert published.json()["number"] == 1
+    assert client.get(f"/api/v1/author/problems/{problem_id}/").json()["status"] == "published"
+    public = world.client("anonymous").get(f"/api/v1/problems/{problem_id}/").json()
+    assert public["verifiers"][0]["active_version"]["solution_format"] == (
+        "Solution format: the word yes."
+    )
+
+    assert_error(
+        client.patch(f"/api/v1/author/problems/{problem_id}/", {"title": "x"}, "json"),
+        409,
+        "verifiers:not-editable",
+    )
+    client.patch(f"/api/v1/author/verifiers/{verifier_id}/", {"time_limit_s": 3}, "json")
+    stale = client.get(f"/api/v1/author/verifiers/{verifier_id}/").json()["latest_dry_run"]
+    assert stale["is_current"] is False
+    client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    v2 = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
+    assert v2.status_code == 201 and v2.json()["number"] == 2
+    versions = VerifierVersion.objects.filter(verifier_id=verifier_id).order_by("number")
+    assert [(v.number, v.is_active, v.time_limit_s) for v in versions] == [
+        (1, False, 5.0),
+        (2, True, 3.0),
+    ]
+
+    retired = client.post(f"/api/v1/author/problems/{problem_id}/retire/")
+    assert retired.status_code == 200 and retired.json()["status"] == "retired"
+    assert not VerifierVersion.objects.filter(verifier_id=verifier_id, is_active=True).exists()
+    submit = world.client("solver").post(
+        "/api/v1/solutions/", {"verifier": verifier_id, "text": "yes"}, "json"
+    )
+    assert_error(submit, 409, "market:not-tradable")
+
+
+def test_author_input_refusals_change_nothing(world):
+    client = world.client("author")
+    count = (Problem.objects.count(), Verifier.objects.count(), DryRun.objects.count())
+    assert_error(client.post("/api/v1/author/problems/", {"title": ""}, "json"), 400, "api:invalid")
+    assert_error(
+        client.post("/api/v1/author/problems/", {"title": "x", "currency": "EUR"}, "json"),
+        400,
+        "api:invalid",
+    )
+    draft = client.post("/api/v1/author/problems/", {"title": "Draft"}, "json").json()
+    url = f"/api/v1/author/problems/{draft['id']}/verifiers/"
+    error = assert_error(
+        client.post(url, {"language": "python", "source": YES, "time_limit_s": 600}, "json"),
+        400,
+        "verifiers:invalid",
+    )
+    assert list(error["fields"]) == ["time_limit_s"]
+    assert_error(client.post(url, {"language": "cobol", "source": YES}, "json"), 400, "api:invalid")
+    assert_error(
+        client.post(
+            url, {"language": "python", "source": YES, "reference_solutions": "yes"}, "json"
+        ),
+        400,
+        "api:invalid",
+    )
+    assert_error(
+        client.post(f"/api/v1/author/problems/{draft['id']}/publish/"),
+        409,
+        "verifiers:publish-refused",
+    )
+    assert (Problem.objects.count() - 1, Verifier.objects.count(), DryRun.objects.count()) == count
+    assert Problem.objects.get(pk=draft["id"]).status == ProblemStatus.DRAFT
+
+
+def test_lean_dry_run_through_the_api_says_lean_is_unavailable(world):
+    client = world.client("author")
+    draft = client.post(
+        "/api/v1/author/problems/", {"title": "2+2", "statement_md": "s"}, "json"
+    ).json()
+    verifier = client.post(
+        f"/api/v1/author/problems/{draft['id']}/verifiers/",
+        {
+            "language": "lean",
+            "source": "abbrev Spec : Prop := 2 + 2 = 4\n",
+            "reference_solutions": ["import Verifier\ntheorem answer : Spec := by decide\n"],
+        },
+        "json",
+    ).json()
+    dry_run = client.post(f"/api/v1/author/verifiers/{verifier['id']}/dry-runs/").json()
+    assert dry_run["is_passed"] is False
+    assert "Lean judging is unavailable on this server" in dry_run["summary"]
+    refused = client.post(f"/api/v1/author/verifiers/{verifier['id']}/publish/")
+    error = assert_error(refused, 409, "verifiers:lean-unavailable")
+    assert "Lean" in error["message"]
