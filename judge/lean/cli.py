@@ -37,7 +37,7 @@ def add_subparser(sub: Any) -> None:
 
 
 def _check_toolchain(as_json: bool) -> int:
-    status = toolchain_status()
+    status = toolchain_status(max_age_s=0)
     max_time, max_memory = server_caps()
     if as_json:
         print(

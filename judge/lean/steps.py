@@ -77,11 +77,18 @@ def first_error_position(output: bytes, filename: str) -> tuple[int, int] | None
     Only two integers leave the log, so a solution that prints a look-alike line can at worst
     point its own user at a wrong position; no text from the log is ever shown.
     """
-    pattern = re.compile(rb"(?:^|[\s/])" + re.escape(filename.encode()) + rb":(\d+):(\d+): error")
+    name = re.escape(filename.encode())
+    # Lean prints `File.lean:L:C: error: ...`; Lake's build log `error: ./././File.lean:L:C: ...`.
+    pattern = re.compile(
+        rb"(?:(?:^|[\s/])" + name + rb":(\d+):(\d+): error)"
+        rb"|(?:error: (?:\./)*" + name + rb":(\d+):(\d+):)",
+        re.M,
+    )
     match = pattern.search(output)
     if match is None:
         return None
-    return int(match.group(1)), int(match.group(2))
+    line, column = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+    return int(line), int(column)
 
 
 def read_name_list(path: Path) -> tuple[str, ...] | None:

@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -365,9 +366,33 @@ def status_of(toolchain: Toolchain) -> ToolchainStatus:
     )
 
 
-def toolchain_status(env: Mapping[str, str] | None = None) -> ToolchainStatus:
-    """Whether Lean solutions can be judged here; the server keeps them PENDING if not."""
+STATUS_MAX_AGE_S = 30.0
+_status_cache: dict[tuple[tuple[str, str], ...], tuple[float, ToolchainStatus]] = {}
+
+
+def toolchain_status(
+    env: Mapping[str, str] | None = None, *, max_age_s: float = STATUS_MAX_AGE_S
+) -> ToolchainStatus:
+    """Whether Lean solutions can be judged here; the server keeps them PENDING if not.
+
+    Probing runs `lean --version` and `bwrap --version`, so a result is reused for
+    ``max_age_s`` seconds for the same configuration (pass 0 to probe afresh).
+    """
+    env = os.environ if env is None else env
+    key = tuple(
+        sorted(
+            (name, value)
+            for name, value in env.items()
+            if name.startswith(("JUDGE_LEAN_", "COMPARATOR_")) or name == "PATH"
+        )
+    )
+    now = time.monotonic()
+    cached = _status_cache.get(key)
+    if cached is not None and now - cached[0] < max_age_s:
+        return cached[1]
     try:
-        return status_of(discover(env))
+        status = status_of(discover(env))
     except ToolchainUnavailable as exc:
-        return ToolchainStatus(available=False, reason=str(exc), versions={})
+        status = ToolchainStatus(available=False, reason=str(exc), versions={})
+    _status_cache[key] = (now, status)
+    return status

@@ -138,3 +138,24 @@ def test_real_bubblewrap_tree_in_a_pid_namespace_is_killed(tmp_path: Path) -> No
     while _marker_processes() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert _marker_processes() == []
+
+
+@pytest.mark.parametrize(
+    ("log", "position"),
+    [
+        (b"Submission.lean:2:10: error: unknown tactic\n", (2, 10)),
+        (
+            b"\xe2\x9c\x96 [3/4] Building Submission\nerror: ././././Submission.lean:7:4: bad\n",
+            (7, 4),
+        ),
+        (b"warning: Submission.lean:1:0: unused\nSubmission.lean:5:1: error: x\n", (5, 1)),
+        (b"FakeSubmission.lean:9:9: error: decoy\n", None),
+        (b"no errors here\n", None),
+    ],
+)
+def test_first_error_position_reads_only_two_integers(
+    log: bytes, position: tuple[int, int] | None
+) -> None:
+    from judge.lean.steps import first_error_position
+
+    assert first_error_position(log, "Submission.lean") == position

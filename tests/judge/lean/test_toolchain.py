@@ -120,3 +120,13 @@ def test_server_caps_come_from_the_environment(
 
     data = json.loads(capsys.readouterr().out)
     assert (data["max_time_s"], data["max_memory_mb"]) == (90.0, 3000)
+
+
+def test_status_is_cached_briefly_and_can_be_refreshed(fake_toolchain: FakeToolchain) -> None:
+    assert toolchain_status().available is True
+    _replace_script(fake_toolchain.root / "bin" / "lean", "exit 1\n")
+
+    assert toolchain_status().available is True  # reused within STATUS_MAX_AGE_S
+    fresh = toolchain_status(max_age_s=0)
+    assert fresh.available is False
+    assert fresh.reason == "`lean --version` exited with 1"
