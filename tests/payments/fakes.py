@@ -24,6 +24,7 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: str
+    query: str = ""
 
     @property
     def form(self) -> dict[str, str]:
@@ -54,10 +55,13 @@ class FakeStripeHTTP(stripe.HTTPClient):
         return [r for r in self.requests if r.method == method.upper() and r.path == path]
 
     def request(self, method, url, headers, post_data=None, *, _usage=None):  # type: ignore[override]
-        path = urlsplit(url).path
+        parts = urlsplit(url)
+        path = parts.path
         body = post_data.decode() if isinstance(post_data, bytes) else (post_data or "")
         with self._lock:
-            self.requests.append(RecordedRequest(method.upper(), path, dict(headers or {}), body))
+            self.requests.append(
+                RecordedRequest(method.upper(), path, dict(headers or {}), body, parts.query)
+            )
             queue = self._answers.get((method.upper(), path))
             if not queue:
                 raise AssertionError(f"unexpected Stripe request {method.upper()} {path}")

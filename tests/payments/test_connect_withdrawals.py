@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl
+
 import pytest
 
 from market.exceptions import InsufficientFunds
@@ -137,7 +139,12 @@ def test_return_from_onboarding_refreshes_the_flags(fake_stripe):
     account = refresh_connected_account(user=user)
     assert account.payouts_enabled and account.details_submitted and not account.charges_enabled
     [sent] = fake_stripe.requests
-    assert "include" in sent.path or sent.method == "GET"
+    assert sent.method == "GET"
+    assert sorted(v for k, v in parse_qsl(sent.query)) == [
+        "configuration.merchant",
+        "configuration.recipient",
+        "requirements",
+    ]
 
 
 def test_account_updated_webhook_refreshes_the_flags(fake_stripe):
