@@ -41,6 +41,7 @@ from judge.lean.steps import (
     check_sandbox,
     first_error_position,
     read_name_list,
+    remove_stale,
     remove_tree,
     run_step,
 )
@@ -194,6 +195,7 @@ def _judge(job: LeanJob, toolchain: Toolchain | None) -> Verdict:
     run.started = time.monotonic()
 
     toolchain.work_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale(toolchain.work_dir, "job-")
     job_dir = toolchain.work_dir / f"job-{uuid.uuid4().hex}"
     try:
         return run.finish(_judge_in(job_dir, text, prepared, run))

@@ -32,6 +32,7 @@ from judge.lean.steps import (
     check_sandbox,
     first_error_position,
     make_read_only,
+    remove_stale,
     remove_tree,
     run_step,
 )
@@ -174,6 +175,7 @@ def prepare_verifier(
         found = _load(entry)
         if found is not None:
             return found
+        remove_stale(toolchain.cache_dir / ".staging", "")
         staging = toolchain.cache_dir / ".staging" / f"{key}-{uuid.uuid4().hex}"
         try:
             prepared = _prepare_in(

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import stat
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -116,6 +117,28 @@ def remove_tree(path: Path) -> None:
         except OSError:
             continue
     shutil.rmtree(path, ignore_errors=True)
+
+
+STALE_AFTER_S = 24 * 3600
+
+
+def remove_stale(parent: Path, prefix: str, *, older_than_s: float = STALE_AFTER_S) -> int:
+    """Delete leftovers of killed workers (``prefix*`` folders untouched for a day)."""
+    removed = 0
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return 0
+    now = time.time()
+    for entry in entries:
+        try:
+            stale = entry.name.startswith(prefix) and now - entry.stat().st_mtime > older_than_s
+        except OSError:
+            continue
+        if stale:
+            remove_tree(entry)
+            removed += 1
+    return removed
 
 
 def make_read_only(root: Path) -> None:

@@ -159,3 +159,23 @@ def test_first_error_position_reads_only_two_integers(
     from judge.lean.steps import first_error_position
 
     assert first_error_position(log, "Submission.lean") == position
+
+
+def test_stale_job_folders_are_removed_and_fresh_ones_kept(tmp_path: Path) -> None:
+    import os
+
+    from judge.lean.steps import remove_stale
+
+    old = tmp_path / "job-old"
+    (old / "sub").mkdir(parents=True)
+    (old / "sub").chmod(0o500)
+    fresh = tmp_path / "job-fresh"
+    fresh.mkdir()
+    other = tmp_path / "keep-me"
+    other.mkdir()
+    day_ago = time.time() - 2 * 24 * 3600
+    os.utime(old, (day_ago, day_ago))
+    os.utime(other, (day_ago, day_ago))
+
+    assert remove_stale(tmp_path, "job-") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job-fresh", "keep-me"]

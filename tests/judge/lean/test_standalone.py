@@ -1,0 +1,110 @@
+"""Standalone comparator mode: config, output folder, structured report, phase timings."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from judge.lean import LeanJob, judge_lean
+from judge.lean.project import MEASURE_SCRIPT_SOURCE
+from judge.verdict import Outcome, Reason, Verdict
+
+from .conftest import FakeToolchain, program
+
+
+@pytest.fixture
+def standalone(fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch) -> FakeToolchain:
+    bin_dir = fake_toolchain.root / "bin"
+    monkeypatch.setenv("JUDGE_LEAN_COMPARATOR", str(bin_dir / "comparator"))
+    monkeypatch.setenv("COMPARATOR_LANDRUN", str(bin_dir / "landrun"))
+    monkeypatch.setenv("COMPARATOR_LEAN4EXPORT", str(bin_dir / "leanexport"))
+    return fake_toolchain
+
+
+def judge_once(solution: str) -> Verdict:
+    return judge_lean(
+        LeanJob(
+            verifier_source=program("verifiers/two_plus_two.lean"),
+            solution=program(solution),
+            project="core",
+            time_limit_s=30,
+            memory_limit_mb=2048,
+        )
+    )
+
+
+def test_acceptance_records_build_and_kernel_times(standalone: FakeToolchain) -> None:
+    verdict = judge_once("solutions/ok.lean")
+
+    assert verdict.verdict is Outcome.ACCEPTED
+    assert verdict.kernel_time_s == 0.5
+    assert verdict.build_time_s is not None and verdict.build_time_s > 0.25
+    [entry] = standalone.calls("standalone comparator")
+    assert entry["config"] == {
+        "challenge_module": "JudgeChallenge",
+        "solution_module": "Solution",
+        "theorem_names": ["judge_answer"],
+        "definition_names": [],
+        "permitted_axioms": ["propext", "Classical.choice", "Quot.sound"],
+        "enable_nanoda": True,
+        "json_output_path": "/judge/out/report.json",
+        "measurement_command": ["/bin/sh", "/judge/work/judge-measure.sh", "/judge/out/phases.log"],
+    }
+    bin_dir = standalone.root / "bin"
+    assert entry["env"] == {
+        "COMPARATOR_LANDRUN": str(bin_dir / "landrun"),
+        "COMPARATOR_LEAN4EXPORT": str(bin_dir / "leanexport"),
+        "COMPARATOR_NANODA": str(bin_dir / "nanoda_bin"),
+    }
+
+
+def test_structured_report_names_the_illegal_axiom(standalone: FakeToolchain) -> None:
+    verdict = judge_once("solutions/probe_fooled.lean")
+
+    assert verdict.verdict is Outcome.REJECTED
+    assert verdict.reason is Reason.AXIOM_VIOLATION
+    assert verdict.axioms == ("hidden",)
+
+
+def test_only_the_jobs_out_folder_is_bound_writable(standalone: FakeToolchain) -> None:
+    judge_once("solutions/ok.lean")
+
+    [argv] = [
+        call["argv"]
+        for call in standalone.calls("bwrap")
+        if "comparator" in " ".join(call["argv"][-3:])
+    ]
+    binds = [argv[i + 1 : i + 3] for i, arg in enumerate(argv) if arg == "--bind"]
+    [(host, inside)] = binds
+    assert inside == "/judge/out"
+    assert Path(host).name == "out" and Path(host).parent.parent == standalone.work_dir
+
+
+def test_measurement_adapter_preserves_status_and_streams(tmp_path: Path) -> None:
+    script = tmp_path / "judge-measure.sh"
+    script.write_text(MEASURE_SCRIPT_SOURCE)
+    log = tmp_path / "phases.log"
+
+    completed = subprocess.run(
+        [
+            "/bin/sh",
+            str(script),
+            str(log),
+            "--phase",
+            "checker",
+            "--",
+            "sh",
+            "-c",
+            "echo hi; exit 3",
+        ],
+        capture_output=True,
+        text=True,
+    )
+
+    assert completed.returncode == 3
+    assert completed.stdout == "hi\n"
+    phase, begin, end = log.read_text().split()
+    assert phase == "checker"
+    assert float(end) >= float(begin)
