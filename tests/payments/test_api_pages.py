@@ -111,7 +111,16 @@ def test_api_deposit_returns_checkout_url_and_replays_idempotency_key(fake_strip
         HTTP_IDEMPOTENCY_KEY="dep-1",
     )
     assert replay.json()["id"] == body["id"]
+    assert replay["Idempotent-Replayed"] == "true"
     assert len(fake_stripe.requests) == 1
+    other = client.post(
+        "/payments/api/deposits/",
+        {"amount_minor": 3_000},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="dep-1",
+    )
+    assert other.status_code == 422
+    assert Deposit.objects.count() == 1
     listed = client.get("/payments/api/deposits/").json()["results"]
     assert [d["id"] for d in listed] == [body["id"]]
 

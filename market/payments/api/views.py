@@ -2,8 +2,9 @@
 
 Errors are domain errors rendered by the project's DRF exception handler as
 ``{"error": {"code", "message", "fields"}}`` (``payments:usd-disabled`` when no Stripe keys
-are configured). POSTs take an ``Idempotency-Key`` header: the same key with the same amount
-returns the first deposit or withdrawal; with another amount, 422.
+are configured). POSTs take an ``Idempotency-Key`` header with the API's semantics
+(market.api.idempotency: a replay returns the first response); the key is also passed to the
+services, so a deposit or withdrawal is unique per (user, key) even across interfaces.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from market.api.idempotency import idempotent
 from market.money import format_minor
 from market.payments import return_urls, selectors
 from market.payments.api.serializers import (
@@ -91,6 +93,7 @@ class DepositListView(APIView):
         items = selectors.list_deposits(user=request.user)
         return Response({"results": DepositSerializer(items, many=True).data})
 
+    @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
         data = AmountSerializer(data=request.data)
@@ -112,6 +115,7 @@ class WithdrawalListView(APIView):
         items = selectors.list_withdrawals(user=request.user)
         return Response({"results": WithdrawalSerializer(items, many=True).data})
 
+    @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
         data = AmountSerializer(data=request.data)
@@ -134,6 +138,7 @@ class ConnectView(APIView):
 
 
 class ConnectOnboardingView(APIView):
+    @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
         # Our own return URLs only: a client-chosen one would make Stripe redirect anywhere.
