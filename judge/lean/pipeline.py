@@ -328,7 +328,12 @@ def _compare(
     out = job_dir / "out"
     out.mkdir()
     if toolchain.standalone_comparator is None:
-        command = [str(toolchain.lake), "comparator", "--config", gen.COMPARATOR_CONFIG]
+        command = [
+            str(toolchain.lake),
+            toolchain.lake_subcommand,
+            "--config",
+            gen.COMPARATOR_CONFIG,
+        ]
         if toolchain.paranoid:
             command.append("--paranoid")
         extra_env = {"COMPARATOR_BWRAP": str(toolchain.bwrap)}

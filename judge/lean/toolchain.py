@@ -9,6 +9,8 @@ Environment variables (the COMPARATOR_* ones mirror Comparator's and Lake's own)
 - ``COMPARATOR_BWRAP``: bubblewrap (default ``bwrap`` on PATH); ours and Lake's sandbox.
 - ``COMPARATOR_NANODA``: the nanoda kernel (default: the toolchain's bundled ``nanoda_bin``).
 - ``JUDGE_LEAN_PARANOID=1``: run ``lake comparator --paranoid`` (all bundled kernels).
+- ``JUDGE_LEAN_LAKE_SUBCOMMAND``: ``comparator`` (Lean v4.35.0, the default) or ``challenge``
+  (the name in later Lean sources); same ``--config`` interface and exit codes.
 - ``JUDGE_LEAN_COMPARATOR``: a *standalone* comparator binary instead of ``lake comparator``;
   then ``COMPARATOR_LANDRUN`` and ``COMPARATOR_LEAN4EXPORT`` are required too.
 - ``JUDGE_LEAN_CACHE_DIR`` (prepared verifiers), ``JUDGE_LEAN_WORK_DIR`` (job folders).
@@ -80,6 +82,8 @@ class Toolchain:
     standalone_comparator: Path | None = None
     landrun: Path | None = None
     lean4export: Path | None = None
+    # `lake comparator` on v4.35.0; Lean's later sources call it `lake challenge`.
+    lake_subcommand: str = "comparator"
 
     def project_dir(self, project: str) -> Path:
         return self.projects_dir / project
@@ -300,7 +304,12 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
             "lake-manifest.json)"
         )
 
+    lake_subcommand = env.get("JUDGE_LEAN_LAKE_SUBCOMMAND", "").strip() or "comparator"
+    if lake_subcommand not in ("comparator", "challenge"):
+        raise ToolchainUnavailable("JUDGE_LEAN_LAKE_SUBCOMMAND must be comparator or challenge")
+
     return Toolchain(
+        lake_subcommand=lake_subcommand,
         prefix=prefix,
         lean=lean,
         lake=lake.resolve(),
@@ -343,7 +352,7 @@ def status_of(toolchain: Toolchain) -> ToolchainStatus:
         "comparator": (
             f"standalone {toolchain.standalone_comparator}"
             if toolchain.standalone_comparator
-            else "lake comparator"
+            else f"lake {toolchain.lake_subcommand}"
         ),
         "second_kernel": (
             "--paranoid (all bundled kernels)"

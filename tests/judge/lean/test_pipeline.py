@@ -109,6 +109,18 @@ def test_paranoid_mode_adds_the_flag(
     assert call["argv"] == ["comparator", "--config", "judge-comparator.json", "--paranoid"]
 
 
+def test_lake_subcommand_can_be_the_later_name(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_LEAN_LAKE_SUBCOMMAND", "challenge")
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.ACCEPTED
+    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["challenge"]]
+    assert call["argv"] == ["challenge", "--config", "judge-comparator.json"]
+
+
 def test_type_spec_becomes_a_definition_hole_with_a_def_bridge(
     fake_toolchain: FakeToolchain,
 ) -> None:
