@@ -29,6 +29,7 @@ import json
 import os
 import re
 import resource
+import select
 import signal
 import socket
 import struct
@@ -355,49 +356,72 @@ def _zygote() -> None:
     # zygote's pages when their gc runs.
     gc.freeze()
     _send(sock, {"event": "zygote", "pid": os.getpid()})
+    # One idle child is always ready. When the host takes it ("take"), the next one is forked
+    # at once, while the taken child runs its job: the fork is off the next verdict's path.
+    children: dict[int, int] = {}  # pidfd -> pid
+    _prefork(sock, config, fprog, devnull, children)
     while True:
-        job_r, job_w = os.pipe2(os.O_CLOEXEC)
-        result_r, result_w = os.pipe2(os.O_CLOEXEC)
-        output_r, output_w = os.pipe2(os.O_CLOEXEC)
-        creds_host, creds_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        creds_host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        pid = os.fork()
-        if pid == 0:
-            os.close(job_w)
-            os.close(result_r)
-            os.close(output_r)
-            creds_host.close()
-            fds = {
-                "devnull": devnull,
-                "job_r": job_r,
-                "result_w": result_w,
-                "output_w": output_w,
+        readable, _, _ = select.select([sock.fileno(), *children], [], [])
+        for fd in readable:
+            if fd == sock.fileno():
+                message = sock.recv(1 << 16)
+                if not message:
+                    os._exit(0)  # the host is gone
+                if json.loads(message).get("event") == "take":
+                    _prefork(sock, config, fprog, devnull, children)
+                continue
+            pid = children.pop(fd)
+            os.close(fd)
+            _, status, usage = os.wait4(pid, 0)
+            report = {
+                "event": "exit",
+                "pid": pid,
+                "status": status,
+                "cpu_s": usage.ru_utime + usage.ru_stime,
+                "maxrss_kb": usage.ru_maxrss,
             }
-            child_creds = creds_child.detach()
-            sock.detach()
-            os.close(CONTROL_FD)
-            _run_child(config, fprog, child_creds, fds)
-            os._exit(72)
-        os.close(job_r)
-        os.close(result_w)
-        os.close(output_w)
-        creds_child.close()
-        _send(
-            sock, {"event": "ready", "pid": pid}, [job_w, result_r, output_r, creds_host.fileno()]
-        )
+            _send(sock, report)
+
+
+def _prefork(
+    sock: socket.socket,
+    config: dict[str, object],
+    fprog: _SockFprog,
+    devnull: int,
+    children: dict[int, int],
+) -> None:
+    job_r, job_w = os.pipe2(os.O_CLOEXEC)
+    result_r, result_w = os.pipe2(os.O_CLOEXEC)
+    output_r, output_w = os.pipe2(os.O_CLOEXEC)
+    creds_host, creds_child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    creds_host.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    pid = os.fork()
+    if pid == 0:
         os.close(job_w)
         os.close(result_r)
         os.close(output_r)
         creds_host.close()
-        _, status, usage = os.wait4(pid, 0)
-        report = {
-            "event": "exit",
-            "pid": pid,
-            "status": status,
-            "cpu_s": usage.ru_utime + usage.ru_stime,
-            "maxrss_kb": usage.ru_maxrss,
+        fds = {
+            "devnull": devnull,
+            "job_r": job_r,
+            "result_w": result_w,
+            "output_w": output_w,
         }
-        _send(sock, report)
+        child_creds = creds_child.detach()
+        sock.detach()
+        os.close(CONTROL_FD)
+        _run_child(config, fprog, child_creds, fds)
+        os._exit(72)
+    children[os.pidfd_open(pid)] = pid
+    os.close(job_r)
+    os.close(result_w)
+    os.close(output_w)
+    creds_child.close()
+    _send(sock, {"event": "ready", "pid": pid}, [job_w, result_r, output_r, creds_host.fileno()])
+    os.close(job_w)
+    os.close(result_r)
+    os.close(output_r)
+    creds_host.close()
 
 
 if __name__ == "__main__":

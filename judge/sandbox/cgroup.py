@@ -106,12 +106,20 @@ class CgroupV1Slot(CgroupSlot):
             self.memory.rmdir()
             raise
         self._memsw = (self.memory / "memory.memsw.limit_in_bytes").exists()
+        self._limits: tuple[int, int] | None = None
 
     def add(self, pid: int) -> None:
         _write(self.memory / "cgroup.procs", str(pid))
         _write(self.pids / "cgroup.procs", str(pid))
 
     def prepare(self, *, memory_bytes: int, max_pids: int) -> None:
+        # Each cgroupfs write costs ~0.1 ms: write limits only when they change.
+        if self._limits != (memory_bytes, max_pids):
+            self._set_limits(memory_bytes, max_pids)
+            self._limits = (memory_bytes, max_pids)
+        _write(self.memory / "memory.max_usage_in_bytes", "0")
+
+    def _set_limits(self, memory_bytes: int, max_pids: int) -> None:
         limit = str(memory_bytes)
         # memsw (memory+swap) must stay >= memory: order the writes so it always does.
         if self._memsw:
@@ -123,7 +131,6 @@ class CgroupV1Slot(CgroupSlot):
                 _write(self.memory / "memory.memsw.limit_in_bytes", limit)
         else:
             _write(self.memory / "memory.limit_in_bytes", limit)
-        _write(self.memory / "memory.max_usage_in_bytes", "0")
         _write(self.pids / "pids.max", str(max_pids))
 
     def peak_bytes(self) -> int | None:
@@ -156,29 +163,37 @@ class CgroupV2Slot(CgroupSlot):
     kind = "v2"
 
     def __init__(self, name: str) -> None:
-        parent_path = _own_path("")
-        if parent_path is None or not (CGROUP_ROOT / "cgroup.controllers").exists():
+        own_path = _own_path("")
+        if own_path is None or not (CGROUP_ROOT / "cgroup.controllers").exists():
             raise OSError("no cgroup v2 unified hierarchy at /sys/fs/cgroup")
-        parent = CGROUP_ROOT / parent_path.lstrip("/")
-        enabled = (parent / "cgroup.subtree_control").read_text().split()
-        missing = [c for c in ("memory", "pids") if c not in enabled]
-        if missing:
-            # Fails with EBUSY when the worker's cgroup holds processes (the "no internal
-            # processes" rule): run the worker in a delegated leaf (see docs/python-judge.md).
-            _write(parent / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
-        self.path = parent / name
+        own = CGROUP_ROOT / own_path.lstrip("/")
+        # The "no internal processes" rule: a cgroup that holds processes (ours does) cannot
+        # hand controllers to children. So slots live under a sibling folder of ours,
+        # "formalmarket-judge", which holds no process; our parent must already delegate
+        # memory and pids (the image's entrypoint arranges that, see its README).
+        parent = own.parent if own != CGROUP_ROOT else own
+        base = parent / "formalmarket-judge"
+        base.mkdir(exist_ok=True)
+        _enable_controllers(parent)
+        _enable_controllers(base)
+        self.path = base / name
         self.path.mkdir(exist_ok=True)
+        self._limits: tuple[int, int] | None = None
 
     def add(self, pid: int) -> None:
         _write(self.path / "cgroup.procs", str(pid))
 
     def prepare(self, *, memory_bytes: int, max_pids: int) -> None:
-        _write(self.path / "memory.max", str(memory_bytes))
+        if self._limits != (memory_bytes, max_pids):
+            _write(self.path / "memory.max", str(memory_bytes))
+            with contextlib.suppress(OSError):
+                _write(self.path / "memory.swap.max", "0")
+            _write(self.path / "pids.max", str(max_pids))
+            self._limits = (memory_bytes, max_pids)
         with contextlib.suppress(OSError):
-            _write(self.path / "memory.swap.max", "0")
-        with contextlib.suppress(OSError):
-            _write(self.path / "memory.peak", "0")  # resettable since Linux 6.12
-        _write(self.path / "pids.max", str(max_pids))
+            # Resettable since Linux 6.12; on older kernels the peak is the slot's lifetime
+            # peak, an over-estimate (documented in docs/python-judge.md).
+            _write(self.path / "memory.peak", "0")
 
     def peak_bytes(self) -> int | None:
         return _read_int(self.path / "memory.peak")
@@ -207,6 +222,13 @@ class CgroupV2Slot(CgroupSlot):
                 return
             except OSError:
                 time.sleep(0.01)
+
+
+def _enable_controllers(directory: pathlib.Path) -> None:
+    enabled = (directory / "cgroup.subtree_control").read_text().split()
+    missing = [c for c in ("memory", "pids") if c not in enabled]
+    if missing:
+        _write(directory / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
 
 
 def create_slot(name: str) -> CgroupSlot | None:

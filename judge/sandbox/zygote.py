@@ -351,6 +351,9 @@ class Zygote:
         ).encode()
         view = memoryview(payload)
         started = time.monotonic()
+        # Ask the zygote for the next child now: it forks while this job runs.
+        assert self._sock is not None  # noqa: S101
+        self._sock.sendall(b'{"event": "take"}')
         deadline = started + request.time_limit_s
         timed_out = output_exceeded = False
         killed_at: float | None = None

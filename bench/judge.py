@@ -1,0 +1,149 @@
+"""Benchmark of the Python judge; prints one JSON object, never asserts a timing.
+
+(a) a trivial verifier, (b) one that imports numpy, scipy, sympy and mpmath. Each is timed
+per verdict, seen by the caller of ``PythonJudge.judge``, in the sandbox (warm zygotes), and,
+as a baseline measured in the same run, as a plain unsandboxed interpreter process that loads
+the verifier and calls ``verify`` (what a judge without warm starts pays). Then the verdicts
+per second that 2 workers (2 threads, 2 zygotes) sustain on (a).
+
+    .venv/bin/python bench/judge.py [--runs 200] [--baseline-runs 20] [--throughput-jobs 600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from judge.python import PythonJob, PythonJudge  # noqa: E402
+
+TRIVIAL = '"""Trivial."""\ndef verify(solution, rng):\n    return solution == "ok"\n'
+FOUR_LIBS = (
+    '"""Imports the four libraries."""\n'
+    "import mpmath\nimport numpy\nimport scipy\nimport sympy\n\n"
+    "def verify(solution, rng):\n"
+    "    return solution == 'ok' and bool(numpy.int64(1) == 1)\n"
+)
+# The unsandboxed baseline: a fresh interpreter that does what the harness does.
+BASELINE_RUNNER = (
+    "import sys, numpy\n"
+    "source = sys.stdin.read()\n"
+    "namespace = {}\n"
+    "exec(compile(source, 'verifier', 'exec'), namespace)\n"
+    "result = namespace['verify']('ok', numpy.random.default_rng(1))\n"
+    "sys.exit(0 if result is True else 1)\n"
+)
+
+
+def _percentiles(samples_s: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_s)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "n": len(ordered),
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p95_ms": round(p95 * 1000, 3),
+        "min_ms": round(ordered[0] * 1000, 3),
+    }
+
+
+def _sandboxed(judge: PythonJudge, source: str, runs: int) -> dict[str, object]:
+    samples: list[float] = []
+    inside: list[float] = []
+    verdicts: set[str] = set()
+    # Warm-up: the first verdict of a zygote also pays the pre-fork handshake.
+    for _ in range(3):
+        judge.judge(PythonJob(source, "ok", seed=1))
+    for i in range(runs):
+        started = time.perf_counter()
+        verdict = judge.judge(PythonJob(source, "ok", seed=i))
+        samples.append(time.perf_counter() - started)
+        inside.append(verdict.wall_time_s)
+        verdicts.add(verdict.verdict.value)
+    return {
+        **_percentiles(samples),
+        "verdict_wall_time_p50_ms": round(statistics.median(inside) * 1000, 3),
+        "verdicts": sorted(verdicts),
+    }
+
+
+def _baseline(source: str, runs: int) -> dict[str, object]:
+    samples: list[float] = []
+    codes: set[int] = set()
+    for _ in range(runs):
+        started = time.perf_counter()
+        result = subprocess.run(  # noqa: PLW1510
+            [sys.executable, "-I", "-c", BASELINE_RUNNER],
+            input=source.encode(),
+            capture_output=True,
+            env={"OPENBLAS_NUM_THREADS": "1"},
+            check=False,
+        )
+        samples.append(time.perf_counter() - started)
+        codes.add(result.returncode)
+    return {**_percentiles(samples), "exit_codes": sorted(codes)}
+
+
+def _throughput(jobs: int, workers: int) -> dict[str, object]:
+    judge = PythonJudge(size=workers)
+    try:
+        judge.warm_up()
+        for _ in range(workers * 2):
+            judge.judge(PythonJob(TRIVIAL, "ok", seed=1))
+        started = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as executor:
+            verdicts = list(
+                executor.map(judge.judge, (PythonJob(TRIVIAL, "ok", seed=i) for i in range(jobs)))
+            )
+        elapsed = time.perf_counter() - started
+    finally:
+        judge.close()
+    accepted = sum(1 for verdict in verdicts if verdict.is_accepted)
+    return {
+        "workers": workers,
+        "jobs": jobs,
+        "accepted": accepted,
+        "elapsed_s": round(elapsed, 3),
+        "verdicts_per_s": round(jobs / elapsed, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--baseline-runs", type=int, default=20)
+    parser.add_argument("--throughput-jobs", type=int, default=600)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    judge = PythonJudge(size=1)
+    judge.warm_up()
+    cold_start_s = time.perf_counter() - started
+    try:
+        report = {
+            "machine": {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2)},
+            "zygote_cold_start_ms": round(cold_start_s * 1000, 1),
+            "a_trivial": {
+                "sandboxed_warm": _sandboxed(judge, TRIVIAL, args.runs),
+                "baseline_unsandboxed_cold": _baseline(TRIVIAL, args.baseline_runs),
+            },
+            "b_four_libraries": {
+                "sandboxed_warm": _sandboxed(judge, FOUR_LIBS, args.runs),
+                "baseline_unsandboxed_cold": _baseline(FOUR_LIBS, args.baseline_runs),
+            },
+        }
+    finally:
+        judge.close()
+    report["throughput_a_2_workers"] = _throughput(args.throughput_jobs, 2)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
