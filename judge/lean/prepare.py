@@ -182,8 +182,9 @@ def prepare_verifier(
                 staging, source, project, key, allow.widened, toolchain, time_limit, memory_limit
             )
             remove_tree(staging / "work")
-            make_read_only(staging)
+            make_read_only(staging, include_root=False)
             staging.rename(entry)
+            entry.chmod(entry.stat().st_mode & ~0o222)
         finally:
             remove_tree(staging)
     return dataclasses.replace(prepared, path=entry)

@@ -141,11 +141,18 @@ def remove_stale(parent: Path, prefix: str, *, older_than_s: float = STALE_AFTER
     return removed
 
 
-def make_read_only(root: Path) -> None:
-    """Drop write permission on a finished prepared build (a second layer behind the overlay)."""
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+
+
+def make_read_only(root: Path, *, include_root: bool = True) -> None:
+    """Drop write permission on a finished prepared build (a second layer behind the overlay).
+
+    Leave ``include_root`` False until the folder has been renamed into place: moving a
+    directory to another parent needs write permission on the directory itself.
+    """
     for path in sorted(root.rglob("*"), reverse=True):
         if path.is_symlink():
             continue
-        mode = path.stat().st_mode
-        path.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-    root.chmod(root.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        path.chmod(path.stat().st_mode & ~_WRITE_BITS)
+    if include_root:
+        root.chmod(root.stat().st_mode & ~_WRITE_BITS)
