@@ -46,9 +46,11 @@ def price_chart(trades: Sequence[object], width: int = 300, height: int = 80) ->
         (pad + i * step, height - pad - (p - low) * (height - 2 * pad) / span)
         for i, p in enumerate(prices)
     ]
-    polyline = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    # Coordinates are formatted before format_html, which escapes its arguments to strings.
+    coordinates = [(f"{x:.1f}", f"{y:.1f}") for x, y in points]
+    polyline = " ".join(f"{x},{y}" for x, y in coordinates)
     dots = format_html_join(
-        "", '<circle cx="{:.1f}" cy="{:.1f}" r="2.5" fill="#2952cc"></circle>', points
+        "", '<circle cx="{}" cy="{}" r="2.5" fill="#2952cc"></circle>', coordinates
     )
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="Recent trade prices, '

@@ -20,7 +20,7 @@ def test_solver_loop(page, shots, demo, celery_worker):
     sign_up(page, "solver")
     shots(page, "signed-up")
 
-    page.get_by_role("link", name="Factor 391").click()
+    page.locator('a[href="/problems/demo-factor-391/"]').first.click()
     page.wait_for_url("**/problems/demo-factor-391/")
     assert (
         page.locator("#demo-note").inner_text().startswith("Nothing on this page involves money.")

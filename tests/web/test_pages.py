@@ -298,3 +298,22 @@ def test_lean_problem_without_toolchain_says_so_and_shows_the_pending_reason(db,
     assert "Pending: Lean judging is unavailable: no Lean toolchain on this server" in html
     fragment = client.get(reverse("problem-my-solutions", args=[problem.slug])).content.decode()
     assert 'hx-trigger="every 10s"' in fragment  # parked, so polled slowly
+
+
+def test_the_book_shows_a_price_chart_of_recent_trades(factor_391):
+    from market.money import Money
+    from market.services.orders import place_ask
+
+    version = active_version(factor_391)
+    for _ in range(3):
+        seller = UserFactory()
+        solution = accepted_solution(verifier_version=version, solver=seller)
+        place_ask(seller=seller, solution=solution, price=Money(100, Currency.DEMO), quantity=1)
+        from market.services.bot import refresh_practice_bids
+
+        refresh_practice_bids()
+    html = Client().get(reverse("problem-book", args=[factor_391.slug])).content.decode()
+    assert html.count('class="trade"') == 3
+    chart = re.search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
+    assert chart.count("<circle") == 3
+    assert 'points="8.0,' in chart
