@@ -223,7 +223,7 @@ def list_ledger_entries(
 
 def list_problem_cards(**filters: object) -> QuerySet[Problem]:
     """:func:`list_problems` with the author and the best bid and ask, demo problems first."""
-    from django.db.models import Max, Min
+    from django.db.models import Case, F, Max, Min, When
 
     open_bid = Q(orders__side=OrderSide.BID, orders__status=OrderStatus.OPEN)
     open_ask = Q(orders__side=OrderSide.ASK, orders__status=OrderStatus.OPEN)
@@ -234,7 +234,9 @@ def list_problem_cards(**filters: object) -> QuerySet[Problem]:
             best_bid_minor=Max("orders__price_minor", filter=open_bid),
             best_ask_minor=Min("orders__price_minor", filter=open_ask),
         )
-        .order_by("-is_demo", "-published_at", "-pk")
+        # Demo problems first, in the order they were loaded (Python before Lean, which a
+        # server without Lean cannot judge); then the newest real problems.
+        .order_by("-is_demo", Case(When(is_demo=True, then=F("pk")), default=-F("pk")))
     )
 
 
