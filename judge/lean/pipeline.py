@@ -220,7 +220,8 @@ def _write_job_sources(
         gen.comparator_config(
             kind=prepared.spec_kind,
             permitted=prepared.permitted_axioms,
-            nanoda=toolchain.nanoda,
+            # `--paranoid` already runs the bundled nanoda among its kernels.
+            nanoda=None if toolchain.paranoid and not standalone else toolchain.nanoda,
             standalone=standalone,
             json_output_path=f"{OUT_MOUNT}/report.json" if standalone else None,
             measurement_command=(

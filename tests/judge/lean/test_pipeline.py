@@ -107,6 +107,8 @@ def test_paranoid_mode_adds_the_flag(
 
     [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
     assert call["argv"] == ["comparator", "--config", "judge-comparator.json", "--paranoid"]
+    [config] = fake_toolchain.comparator_configs()
+    assert "external_kernels" not in config  # the bundled kernels, nanoda included, run anyway
 
 
 def test_lake_subcommand_can_be_the_later_name(
