@@ -112,11 +112,14 @@ def _check_source(source: object) -> None:
     if not isinstance(source, str):
         # An AST object: only the import system and our own safe parser produce those.
         raise InjectionBlocked("compile of an AST after the verifier was loaded")
-    match = _SAFE_IMPORT_LINE.fullmatch(source)
-    if match:
-        module = match.group(1) or match.group(2) or ""
-        if _import_allowed(module):
-            return
+    # Import-only snippets of allowed modules (lambdify's namespace set-up) are harmless.
+    statements = [part for part in re.split(r"[;\n]", source) if part.strip()]
+    matches = [_SAFE_IMPORT_LINE.fullmatch(part) for part in statements]
+    if statements and all(
+        match is not None and _import_allowed(match.group(1) or match.group(2) or "")
+        for match in matches
+    ):
+        return
     found = _FORBIDDEN_WORDS.search(source)
     if found:
         raise InjectionBlocked(f"refused to compile code containing {found.group(0)!r}")

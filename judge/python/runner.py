@@ -106,11 +106,8 @@ def to_verdict(
             name = f"signal {number}"
         return rejected(Reason.RUNTIME_ERROR, f"the verifier process died ({name})", **common)
     code = os.WEXITSTATUS(status)
-    if code in (70, 71, 72):
-        head = result.output_head.decode("utf-8", "replace").strip()[:200]
-        return judge_error(
-            f"the sandbox could not set up the verdict process ({code}: {head})", **common
-        )
+    # Setup failures of the child surface earlier, in Zygote.run (no credentials message):
+    # by the time an exit status is reported, any status is the verifier's own doing.
     frames = result.frames
     if code != 0:
         return rejected(

@@ -63,7 +63,7 @@ def test_a_single_accept_frame_with_exit_zero_accepts() -> None:
         ({"frames": (b"Rbool",)}, ("REJECTED", "WRONG_ANSWER")),
         ({"frames": (b"EValueError: bad",)}, ("REJECTED", "RUNTIME_ERROR")),
         ({"exit_status": None}, ("JUDGE_ERROR", None)),
-        ({"exit_status": 70 << 8}, ("JUDGE_ERROR", None)),
+        ({"exit_status": 70 << 8}, ("REJECTED", "RUNTIME_ERROR")),
     ],
 )
 def test_everything_else_rejects(changes: dict[str, object], expected: tuple[str, str]) -> None:
