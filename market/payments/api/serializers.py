@@ -56,3 +56,64 @@ class ConnectedAccountSerializer(serializers.ModelSerializer[ConnectedAccount]):
             "details_submitted",
             "refreshed_at",
         ]
+
+
+class PolicySerializer(serializers.Serializer[dict[str, int]]):
+    deposit_min_minor = serializers.IntegerField()
+    deposit_max_minor = serializers.IntegerField()
+    payout_min_minor = serializers.IntegerField()
+    payout_fee_fixed_minor = serializers.IntegerField()
+    payout_fee_bps = serializers.IntegerField()
+    proceeds_hold_window_s = serializers.IntegerField()
+
+
+class DisabledSerializer(serializers.Serializer[dict[str, str]]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class UsdSummarySerializer(serializers.Serializer[dict[str, object]]):
+    """Output only (documentation of UsdSummaryView's body)."""
+
+    usd_enabled = serializers.BooleanField()
+    currency = serializers.CharField()
+    available_minor = serializers.IntegerField()
+    held_minor = serializers.IntegerField()
+    pending_minor = serializers.IntegerField()
+    debt_minor = serializers.IntegerField(help_text="<= 0: what the user owes")
+    next_release_at = serializers.DateTimeField(allow_null=True)
+    connected_account = ConnectedAccountSerializer(allow_null=True)
+    can_withdraw = serializers.BooleanField()
+    policy = PolicySerializer()
+    disabled = DisabledSerializer(required=False)
+
+
+class UsdPostingSerializer(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    kind = serializers.CharField()
+    memo = serializers.CharField()
+    account = serializers.CharField()
+    amount_minor = serializers.IntegerField()
+    amount = serializers.CharField()
+
+
+class UsdHistorySerializer(serializers.Serializer[dict[str, object]]):
+    results = UsdPostingSerializer(many=True)
+    next_before = serializers.IntegerField(allow_null=True)
+
+
+class DepositListSerializer(serializers.Serializer[dict[str, object]]):
+    results = DepositSerializer(many=True)
+
+
+class WithdrawalListSerializer(serializers.Serializer[dict[str, object]]):
+    results = WithdrawalSerializer(many=True)
+
+
+class ConnectStatusSerializer(serializers.Serializer[dict[str, object]]):
+    connected_account = ConnectedAccountSerializer(allow_null=True)
+
+
+class OnboardingLinkSerializer(serializers.Serializer[dict[str, str]]):
+    url = serializers.URLField()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,7 +22,13 @@ from market.payments import return_urls, selectors
 from market.payments.api.serializers import (
     AmountSerializer,
     ConnectedAccountSerializer,
+    ConnectStatusSerializer,
+    DepositListSerializer,
     DepositSerializer,
+    OnboardingLinkSerializer,
+    UsdHistorySerializer,
+    UsdSummarySerializer,
+    WithdrawalListSerializer,
     WithdrawalSerializer,
 )
 from market.payments.services import connect, deposits, withdrawals
@@ -35,6 +42,7 @@ def _key(request: Request) -> str | None:
 
 
 class UsdSummaryView(APIView):
+    @extend_schema(responses=UsdSummarySerializer, summary="My USD balances and payout policy")
     def get(self, request: Request) -> Response:
         summary = selectors.get_usd_summary(user=request.user)
         account = summary.connected_account
@@ -63,6 +71,14 @@ class UsdSummaryView(APIView):
 
 
 class UsdHistoryView(APIView):
+    @extend_schema(
+        responses=UsdHistorySerializer,
+        summary="My USD ledger postings, newest first",
+        parameters=[
+            OpenApiParameter("before", int, description="only postings with a smaller id"),
+            OpenApiParameter("limit", int, description="1 to 200 (default 50)"),
+        ],
+    )
     def get(self, request: Request) -> Response:
         before = request.query_params.get("before")
         limit = request.query_params.get("limit", "50")
@@ -88,11 +104,17 @@ class UsdHistoryView(APIView):
 
 
 class DepositListView(APIView):
+    @extend_schema(responses=DepositListSerializer, summary="My recent deposits")
     def get(self, request: Request) -> Response:
         require_usd()
         items = selectors.list_deposits(user=request.user)
         return Response({"results": DepositSerializer(items, many=True).data})
 
+    @extend_schema(
+        request=AmountSerializer,
+        responses={201: DepositSerializer},
+        summary="Start a deposit: returns a Stripe Checkout URL (credited by webhook only)",
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
@@ -110,11 +132,17 @@ class DepositListView(APIView):
 
 
 class WithdrawalListView(APIView):
+    @extend_schema(responses=WithdrawalListSerializer, summary="My recent withdrawals")
     def get(self, request: Request) -> Response:
         require_usd()
         items = selectors.list_withdrawals(user=request.user)
         return Response({"results": WithdrawalSerializer(items, many=True).data})
 
+    @extend_schema(
+        request=AmountSerializer,
+        responses={201: WithdrawalSerializer},
+        summary="Withdraw available USD to my Stripe account (funds held until Stripe confirms)",
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
@@ -129,6 +157,9 @@ class WithdrawalListView(APIView):
 
 
 class ConnectView(APIView):
+    @extend_schema(
+        responses=ConnectStatusSerializer, summary="My Stripe connected account, re-read"
+    )
     def get(self, request: Request) -> Response:
         require_usd()
         account = connect.refresh_connected_account(user=request.user)
@@ -138,6 +169,11 @@ class ConnectView(APIView):
 
 
 class ConnectOnboardingView(APIView):
+    @extend_schema(
+        request=None,
+        responses={201: OnboardingLinkSerializer},
+        summary="A single-use Stripe onboarding link (creates my connected account if needed)",
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         require_usd()
