@@ -109,7 +109,7 @@ class TokenListView(ListView):
 
 
 class TokenDetailView(GenericAPIView):
-    @extend_schema(responses=s.TokenSerializer, summary="Revoke a token")
+    @extend_schema(responses={200: s.TokenSerializer}, summary="Revoke a token")
     @idempotent
     def delete(self, request: Request, pk: int) -> Response:
         token = revoke_api_token(user=request.user, token_id=pk)
@@ -376,6 +376,7 @@ class MyTradeListView(ListView):
 
 class BalanceView(GenericAPIView):
     pagination_class = None
+
     @extend_schema(
         responses=s.BalanceSerializer(many=True),
         summary="My balances per currency (available, held for open bids, pending)",

@@ -10,7 +10,10 @@ from verifiers.models import DryRun, Verifier, VerifierVersion
 
 pytestmark = pytest.mark.django_db
 
-YES = '"""Solution format: the word yes."""\n\n\ndef verify(solution, rng):\n    return solution.strip() == "yes"\n'
+YES = (
+    '"""Solution format: the word yes."""\n\n\n'
+    'def verify(solution, rng):\n    return solution.strip() == "yes"\n'
+)
 
 
 def test_the_whole_author_loop(world):

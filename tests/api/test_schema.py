@@ -7,6 +7,7 @@ schema: status code, content type, headers and body. Bounded to finish in well u
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -15,6 +16,8 @@ from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -35,7 +38,8 @@ CHECKS = [
     response_headers_conformance,
     response_schema_conformance,
 ]
-EXAMPLES_PER_OPERATION = 8
+# Raise it for a deeper hunt: SCHEMATHESIS_EXAMPLES=50 (the 60 s bound then does not apply).
+EXAMPLES_PER_OPERATION = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "6"))
 
 
 def test_schema_and_docs_are_served_with_local_assets(world):
@@ -72,20 +76,46 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monke
     rates = {"read": "100000/min", "write": "100000/min"}
     monkeypatch.setattr(ReadThrottle, "THROTTLE_RATES", rates)
     monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", rates)
-    _, key = create_api_token(user=world.solver, name="schemathesis")
+    _, solver_key = create_api_token(user=world.solver, name="schemathesis")
+    _, author_key = create_api_token(user=world.author, name="schemathesis")
+    spare_token, _ = create_api_token(user=world.solver, name="to be revoked")
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
+    # Real ids, so that generated requests also reach past the 404s into the views' logic.
+    real_ids = {
+        "/api/v1/problems/": world.problem.pk,
+        "/api/v1/verifiers/": world.verifier.pk,
+        "/api/v1/solutions/": world.solution.pk,
+        "/api/v1/orders/": world.ask.pk,
+        "/api/v1/tokens/": spare_token.pk,
+        "/api/v1/author/problems/": world.problem.pk,
+        "/api/v1/author/verifiers/": world.verifier.pk,
+    }
     started = time.monotonic()
     calls: dict[str, int] = {}
     statuses: dict[int, int] = {}
 
     for operation in operations:
-        for headers in ({"Authorization": f"Token {key}"}, {}):
-            _property_test(operation, headers, calls, statuses)()
+        key = author_key if operation.path.startswith("/api/v1/author/") else solver_key
+        auth = {"Authorization": f"Token {key}"}
+        runs = [(GenerationMode.POSITIVE, auth, None), (GenerationMode.POSITIVE, {}, None)]
+        runs.append((GenerationMode.NEGATIVE, auth, None))
+        if "{id}" in operation.path:
+            prefix = operation.path.split("{id}")[0]
+            runs.append((GenerationMode.POSITIVE, auth, {"id": real_ids[prefix]}))
+        for mode, headers, path_parameters in runs:
+            strategy = operation.as_strategy(mode, path_parameters=path_parameters)
+            try:
+                _property_test(operation, strategy, headers, calls, statuses)()
+            except Unsatisfiable:
+                # No invalid input can be derived for an operation with nothing to negate
+                # (a GET without parameters); positive runs cover it.
+                assert mode == GenerationMode.NEGATIVE, operation.label
 
     elapsed = time.monotonic() - started
-    assert elapsed < 60, f"schemathesis run took {elapsed:.1f} s"
+    if "SCHEMATHESIS_EXAMPLES" not in os.environ:
+        assert elapsed < 60, f"schemathesis run took {elapsed:.1f} s"
     assert len(calls) == len(operations)
     print(
         f"schemathesis: {len(operations)} operations, {sum(calls.values())} calls in "
@@ -94,8 +124,8 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monke
     assert statuses.get(200, 0) > 0 and statuses.get(400, 0) > 0 and statuses.get(404, 0) > 0
 
 
-def _property_test(operation, headers, calls, statuses):
-    @given(case=operation.as_strategy())
+def _property_test(operation, strategy, headers, calls, statuses):
+    @given(case=strategy)
     @settings(
         max_examples=EXAMPLES_PER_OPERATION,
         deadline=None,
