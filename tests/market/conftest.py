@@ -3,7 +3,10 @@ sellers with ACCEPTED solutions."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import Phase
 
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
@@ -72,3 +75,12 @@ def legs(txn) -> set[tuple[object, str, int]]:
         (p.account.owner_id, p.account.kind, p.amount_minor)
         for p in txn.postings.select_related("account")
     }
+
+
+# Shrinking replays hundreds of database-backed runs (minutes); a failure is reported
+# unshrunk unless FM_HYPOTHESIS_SHRINK=1 asks for the minimal example.
+PHASES = (
+    list(Phase)
+    if os.environ.get("FM_HYPOTHESIS_SHRINK") == "1"
+    else [Phase.explicit, Phase.reuse, Phase.generate]
+)

@@ -1,0 +1,209 @@
+"""Differential test: the engine against a deliberately naive in-memory matcher.
+
+The reference below knows nothing of indexes, chunks, locks or the ledger. For each incoming
+order it looks at every open order of the other side, keeps those that cross and may legally
+trade (not the same owner; the buyer does not own a copy of that solution yet), takes the best
+by price then age, trades one copy at the resting order's price, and starts over. On random
+order streams (hypothesis) the engine must produce the same trades, at the same prices,
+the same remaining quantities and statuses, the same refusals and the same balances.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from market.exceptions import DomainError, InsufficientFunds, OrderNotOpen
+from market.models import AccountKind, Order, Trade
+from market.services.accounts import grant_demo_credits
+from market.services.orders import cancel_order, place_ask, place_bid
+from tests.factories import UserFactory
+from tests.market.conftest import PHASES, Market, demo
+from tests.market.helpers import assert_market_invariants, balance
+
+pytestmark = pytest.mark.django_db
+
+USERS = 4
+SOLUTIONS = 5  # solution i belongs to user i % USERS
+FEE_BPS = 500  # pinned by tests/market/conftest.py
+
+
+@dataclasses.dataclass
+class RefOrder:
+    seq: int  # arrival order; the engine's order id grows the same way
+    owner: int
+    side: str
+    price: int
+    quantity: int
+    remaining: int
+    solution: int | None
+    status: str = "open"
+
+
+@dataclasses.dataclass
+class Reference:
+    available: dict[int, int]
+    held: dict[int, int] = dataclasses.field(default_factory=dict)
+    orders: list[RefOrder] = dataclasses.field(default_factory=list)
+    trades: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)
+    owned: set[tuple[int, int]] = dataclasses.field(default_factory=set)
+
+    def place(self, owner: int, side: str, price: int, quantity: int, solution: int | None):
+        if side == "bid":
+            if self.available[owner] < price * quantity:
+                return "insufficient"
+            self.available[owner] -= price * quantity
+            self.held[owner] = self.held.get(owner, 0) + price * quantity
+        order = RefOrder(len(self.orders), owner, side, price, quantity, quantity, solution)
+        self.orders.append(order)
+        while order.remaining:
+            candidates = [o for o in self.orders if self._may_trade(order, o)]
+            if not candidates:
+                break
+            if side == "bid":
+                best = min(candidates, key=lambda o: (o.price, o.seq))
+            else:
+                best = min(candidates, key=lambda o: (-o.price, o.seq))
+            bid, ask = (order, best) if side == "bid" else (best, order)
+            price_paid = best.price
+            fee = price_paid * FEE_BPS // 10_000
+            self.held[bid.owner] -= bid.price
+            self.available[bid.owner] += bid.price - price_paid
+            self.available[ask.owner] += price_paid - fee
+            self.owned.add((bid.owner, ask.solution))
+            self.trades.append((bid.seq, ask.seq, price_paid))
+            for o in (order, best):
+                o.remaining -= 1
+                if o.remaining == 0:
+                    o.status = "filled"
+        return order
+
+    def _may_trade(self, incoming: RefOrder, other: RefOrder) -> bool:
+        if other.status != "open" or other.side == incoming.side:
+            return False
+        bid, ask = (incoming, other) if incoming.side == "bid" else (other, incoming)
+        return (
+            bid.price >= ask.price
+            and bid.owner != ask.owner
+            and (bid.owner, ask.solution) not in self.owned
+        )
+
+    def cancel(self, seq: int):
+        order = self.orders[seq]
+        if order.status != "open":
+            return "not open"
+        order.status = "cancelled"
+        if order.side == "bid":
+            self.held[order.owner] -= order.price * order.remaining
+            self.available[order.owner] += order.price * order.remaining
+        return order
+
+
+place_action = st.tuples(
+    st.just("place"),
+    st.sampled_from(["bid", "ask"]),
+    st.integers(0, USERS - 1),  # bidder (bids)
+    st.integers(0, SOLUTIONS - 1),  # solution sold (asks)
+    st.integers(1, 9),  # price
+    st.integers(1, 3),  # quantity
+)
+cancel_action = st.tuples(st.just("cancel"), st.integers(0, 10_000))
+streams = st.lists(st.one_of(place_action, place_action, cancel_action), min_size=1, max_size=25)
+fundings = st.lists(st.integers(0, 60), min_size=USERS, max_size=USERS)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    phases=PHASES,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(fundings=fundings, stream=streams)
+def test_the_engine_matches_a_naive_reference(fundings, stream):
+    savepoint = transaction.savepoint()
+    try:
+        run_stream(fundings, stream)
+    finally:
+        transaction.savepoint_rollback(savepoint)
+
+
+def run_stream(fundings, stream):
+    market = Market()
+    users = [UserFactory() for _ in range(USERS)]
+    solutions = [market.accepted(solver=users[i % USERS]) for i in range(SOLUTIONS)]
+    for user, amount in zip(users, fundings, strict=True):
+        if amount:
+            grant_demo_credits(user=user, amount_minor=amount)
+    reference = Reference(available=dict(enumerate(fundings)))
+    orders: list[Order] = []  # the engine's orders, in the reference's seq order
+
+    for action in stream:
+        if action[0] == "place":
+            _, side, bidder, solution_index, price, quantity = action
+            if side == "bid":
+                owner, solution = bidder, None
+            else:
+                owner, solution = solution_index % USERS, solution_index
+            expected = reference.place(owner, side, price, quantity, solution)
+            try:
+                if side == "bid":
+                    got = place_bid(
+                        buyer=users[owner],
+                        problem=market.problem,
+                        price=demo(price),
+                        quantity=quantity,
+                    )
+                else:
+                    got = place_ask(
+                        seller=users[owner],
+                        solution=solutions[solution],
+                        price=demo(price),
+                        quantity=quantity,
+                    )
+            except InsufficientFunds:
+                assert expected == "insufficient"
+                continue
+            assert expected != "insufficient"
+            orders.append(got)
+        else:
+            if not orders:
+                continue
+            seq = action[1] % len(orders)
+            expected = reference.cancel(seq)
+            try:
+                owner = users[reference.orders[seq].owner]
+                cancel_order(user=owner, order_id=orders[seq].pk)
+            except OrderNotOpen:
+                assert expected == "not open"
+                continue
+            except DomainError as error:  # pragma: no cover - a failure, shown with its code
+                raise AssertionError(f"unexpected refusal {error.code}") from error
+            assert expected != "not open"
+        compare(reference, orders, users, solutions)
+    compare(reference, orders, users, solutions)
+    assert_market_invariants()
+
+
+def compare(reference: Reference, orders: list[Order], users, solutions) -> None:
+    seq_of = {order.pk: seq for seq, order in enumerate(orders)}
+    engine_trades = [
+        (seq_of[bid_id], seq_of[ask_id], price)
+        for bid_id, ask_id, price in Trade.objects.order_by("id").values_list(
+            "bid_id", "ask_id", "price_minor"
+        )
+    ]
+    assert engine_trades == reference.trades
+    state = dict(Order.objects.values_list("id", "remaining"))
+    status = dict(Order.objects.values_list("id", "status"))
+    assert [(state[o.pk], status[o.pk]) for o in orders] == [
+        (o.remaining, o.status) for o in reference.orders
+    ]
+    assert [balance(u) for u in users] == [reference.available[i] for i in range(USERS)]
+    assert [balance(u, AccountKind.HELD) for u in users] == [
+        reference.held.get(i, 0) for i in range(USERS)
+    ]
