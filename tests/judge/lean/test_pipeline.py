@@ -316,3 +316,33 @@ def test_bad_limits_are_a_judge_error_not_an_exception(fake_toolchain: FakeToolc
 
     assert verdict.verdict is Outcome.JUDGE_ERROR
     assert fake_toolchain.calls() == []
+
+
+def test_verifier_build_past_the_server_cap_is_refused(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_LEAN_MAX_TIME_S", "1")
+
+    verdict = judge_lean(job(program("solutions/ok.lean"), verifier="verifier_hang.lean"))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert "the verifier's build did not finish within 1 s" in verdict.detail
+
+
+def test_concurrent_jobs_prepare_the_verifier_once(fake_toolchain: FakeToolchain) -> None:
+    import threading
+
+    verdicts = []
+
+    def run() -> None:
+        verdicts.append(judge_lean(job(program("solutions/ok.lean"))))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert [v.verdict for v in verdicts] == [Outcome.ACCEPTED, Outcome.ACCEPTED]
+    assert fake_toolchain.lake_builds().count("Verifier") == 1
+    assert fake_toolchain.lake_builds().count("Submission") == 2
