@@ -99,6 +99,8 @@ class CgroupV1Slot(CgroupSlot):
             raise OSError("cgroup v1 memory/pids controllers not found")
         self.memory = CGROUP_ROOT / "memory" / memory_parent.lstrip("/") / name
         self.pids = CGROUP_ROOT / "pids" / pids_parent.lstrip("/") / name
+        remove_stale_slots(self.memory.parent)
+        remove_stale_slots(self.pids.parent)
         self.memory.mkdir(exist_ok=True)
         try:
             self.pids.mkdir(exist_ok=True)
@@ -174,6 +176,7 @@ class CgroupV2Slot(CgroupSlot):
         parent = own.parent if own != CGROUP_ROOT else own
         base = parent / "formalmarket-judge"
         base.mkdir(exist_ok=True)
+        remove_stale_slots(base)
         _enable_controllers(parent)
         _enable_controllers(base)
         self.path = base / name
@@ -229,6 +232,24 @@ def _enable_controllers(directory: pathlib.Path) -> None:
     missing = [c for c in ("memory", "pids") if c not in enabled]
     if missing:
         _write(directory / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
+
+
+def _pid_alive(pid: int) -> bool:
+    return os.path.exists(f"/proc/{pid}")
+
+
+def remove_stale_slots(directory: pathlib.Path) -> None:
+    """Remove empty slots left by dead workers (``fmjudge-<pid>-<n>`` whose pid is gone).
+
+    A worker killed without running its atexit handlers leaves its (empty) slot folders.
+    """
+    with contextlib.suppress(OSError):
+        for entry in directory.iterdir():
+            parts = entry.name.split("-")
+            if len(parts) == 3 and parts[0] == "fmjudge" and parts[1].isdigit():
+                if not _pid_alive(int(parts[1])):
+                    with contextlib.suppress(OSError):
+                        entry.rmdir()
 
 
 def create_slot(name: str) -> CgroupSlot | None:

@@ -1,0 +1,9 @@
+"""Return 1 (truthy, equal to True) instead of True."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
+# expect: REJECTED WRONG_ANSWER
+# detail: verify returned a int, not True
+
+
+def verify(solution, rng):
+    return 1
