@@ -29,12 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(settings.BASE_DIR) / "artifacts" / "e2e"
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/e2e/" in str(item.fspath):
-            item.add_marker(pytest.mark.e2e)
+SCREENSHOT_FOLDERS: list[str] = []
 
 
 @pytest.fixture(scope="session")
@@ -71,10 +66,19 @@ def shots(request: pytest.FixtureRequest) -> Iterator[Shots]:
     folder = ARTIFACTS / name
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    print(f"\nscreenshots: {folder}")
     recorder = Shots(folder)
     yield recorder
-    print(f"\n{recorder.count} screenshots in {folder}")
+    message = f"{request.node.nodeid}: {recorder.count} screenshots in {folder}"
+    print(message)
+    SCREENSHOT_FOLDERS.append(message)
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    """Print the screenshot folders at the end of the run, even without -s."""
+    if SCREENSHOT_FOLDERS:
+        terminalreporter.section("e2e screenshots")  # type: ignore[attr-defined]
+        for line in SCREENSHOT_FOLDERS:
+            terminalreporter.write_line(line)  # type: ignore[attr-defined]
 
 
 @pytest.fixture
