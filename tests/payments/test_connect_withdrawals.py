@@ -102,12 +102,13 @@ def test_onboarding_creates_a_v2_recipient_account_and_a_single_use_link(fake_st
     assert body["identity"] == {"country": "us"}
     assert body["contact_email"] == "seller@example.test"
     assert "type" not in body  # no legacy account type
+    # The API version the request shapes were checked against (see docs/payments.md).
+    assert link.headers["Stripe-Version"] == create.headers["Stripe-Version"] == "2026-10-28.endive"
     assert link.json == {
         "account": "acct_new",
         "use_case": {
             "type": "account_onboarding",
             "account_onboarding": {
-                "configurations": ["recipient"],
                 "refresh_url": REFRESH,
                 "return_url": RETURN,
             },

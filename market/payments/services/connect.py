@@ -106,8 +106,9 @@ def start_connect_onboarding(*, user: AbstractBaseUser, refresh_url: str, return
                 "account": connected.stripe_account_id,
                 "use_case": {
                     "type": use_case,
+                    # No "configurations": removed in API 2026-09-30.endive (Stripe now picks
+                    # the configurations to onboard); our pinned 2026-10-28.endive refuses it.
                     use_case: {  # type: ignore[misc]
-                        "configurations": ["recipient"],
                         "refresh_url": refresh_url,
                         "return_url": return_url,
                     },
