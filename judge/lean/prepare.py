@@ -7,9 +7,9 @@ source, the project, the toolchain's identity and the judge's version:
     build/          what the builds wrote (the overlay's upper layer during preparation)
     prepared.json   spec kind, permitted axioms, timings
 
-It is built in a staging folder and renamed into place only when complete, then made
-read-only; solution jobs mount it as a lower overlay layer, so no solution build can write into
-it. An existing entry is reused without running anything.
+It is built in a staging folder and renamed into place only when complete, with its files made
+read-only; solution jobs mount it only as a lower overlay layer, so no solution build can write
+into it. An existing entry is reused without running anything.
 """
 
 from __future__ import annotations
@@ -182,9 +182,8 @@ def prepare_verifier(
                 staging, source, project, key, allow.widened, toolchain, time_limit, memory_limit
             )
             remove_tree(staging / "work")
-            make_read_only(staging, include_root=False)
+            make_read_only(staging)
             staging.rename(entry)
-            entry.chmod(entry.stat().st_mode & ~0o222)
         finally:
             remove_tree(staging)
     return dataclasses.replace(prepared, path=entry)

@@ -144,15 +144,14 @@ def remove_stale(parent: Path, prefix: str, *, older_than_s: float = STALE_AFTER
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
-def make_read_only(root: Path, *, include_root: bool = True) -> None:
-    """Drop write permission on a finished prepared build (a second layer behind the overlay).
+def make_read_only(root: Path) -> None:
+    """Drop write permission on the files of a finished prepared build.
 
-    Leave ``include_root`` False until the folder has been renamed into place: moving a
-    directory to another parent needs write permission on the directory itself.
+    Directories keep theirs on purpose: overlayfs checks permissions on the merged view, so a
+    read-only directory in a lower layer would forbid the solution's build from creating its own
+    files beside it (in its upper layer). Files are what must never change: if Lake ever tried
+    to rebuild the verifier inside a job, overwriting them fails and the job fails closed.
     """
-    for path in sorted(root.rglob("*"), reverse=True):
-        if path.is_symlink():
-            continue
-        path.chmod(path.stat().st_mode & ~_WRITE_BITS)
-    if include_root:
-        root.chmod(root.stat().st_mode & ~_WRITE_BITS)
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            path.chmod(path.stat().st_mode & ~_WRITE_BITS)

@@ -45,6 +45,20 @@ def write(relative: str, text: str) -> None:
     upper = os.environ.get("FAKE_UPPER")
     if not upper:
         raise SystemExit("fake lake: not inside the fake sandbox (no FAKE_UPPER)")
+    # As overlayfs does, check permission on the merged view: the deepest directory that
+    # exists in any layer (topmost first) must be writable, and so must an existing file.
+    parts = Path(relative).parts
+    for depth in range(len(parts), -1, -1):
+        candidate = Path(*parts[:depth]) if depth else Path(".")
+        found = next(
+            (layer / candidate for layer in layers() if (layer / candidate).exists()), None
+        )
+        if found is None:
+            continue
+        if not os.access(found, os.W_OK):
+            print(f"error: {relative}: permission denied (merged view, {found})")
+            raise SystemExit(1)
+        break
     path = Path(upper) / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
