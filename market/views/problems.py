@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -62,6 +63,7 @@ def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) ->
     if request.user.is_authenticated:
         context["my_solutions"] = _my_solutions(request, problem)
         context["poll_s"] = polling_interval_s(context["my_solutions"])
+        context["sell_hint"] = sell_hint(problem)
         context["my_orders"] = list(
             selectors.list_user_orders(
                 user=request.user, problem_id=problem.pk, status=OrderStatus.OPEN
@@ -89,6 +91,7 @@ def my_solutions_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             "problem": problem,
             "my_solutions": solutions,
             "poll_s": polling_interval_s(solutions),
+            "sell_hint": sell_hint(problem),
             "sell_form_errors": None,
         },
     )
@@ -114,6 +117,12 @@ def _my_solutions(request: HttpRequest, problem: Problem) -> list[Solution]:
         .select_related("verifier_version__verifier")
         .prefetch_related("asks")
     )
+
+
+def sell_hint(problem: Problem) -> dict[str, Any]:
+    """What the "List for sale" form tells a seller: the best bid now and the fee."""
+    best_bid, _ = selectors.get_best_prices(problem=problem)
+    return {"best_bid_minor": best_bid, "fee_percent": settings.MARKET_FEE_BPS / 100}
 
 
 def polling_interval_s(solutions: list[Any]) -> int | None:

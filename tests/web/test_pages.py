@@ -149,6 +149,7 @@ def test_submit_stores_a_pending_solution_and_the_panel_polls_until_judged(facto
     fragment = client.get(reverse("problem-my-solutions", args=[factor_391.slug])).content
     assert b"hx-trigger" not in fragment  # every verdict is in: polling stops
     assert b"ACCEPTED" in fragment and b"List for sale" in fragment
+    assert b"Best bid now: 10.00 DEMO." in fragment and b"keeps 5% of each sale" in fragment
 
 
 def test_submit_by_file_upload(factor_391):
