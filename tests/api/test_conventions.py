@@ -283,3 +283,22 @@ def test_concurrent_duplicate_client_order_ids_place_exactly_one_order():
     assert len({b["id"] for _, b in results}) == 1
     assert Order.objects.filter(owner=buyer).count() == 1
     assert_ledger_invariants()
+
+
+def test_a_bug_is_a_json_500_and_frees_the_idempotency_key(world, monkeypatch):
+    import market.api.views as views
+
+    def broken(**kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(views, "place_bid", broken)
+    client = world.client("other_solver")
+    client.raise_request_exception = False
+    body = {"problem": world.problem.pk, **BID}
+    response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-500")
+    assert_error(response, 500, "api:server-error")
+    assert not IdempotencyRecord.objects.filter(key="k-500").exists()
+    monkeypatch.undo()
+    retried = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-500")
+    assert retried.status_code == 201
+    assert Order.objects.filter(owner=world.other_solver).count() == 1
