@@ -7,8 +7,10 @@ Zygote (trusted code, no job data, no secrets):
   1. receives its configuration (seccomp program, caps) from the host on the control socket;
   2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
      which cannot be removed), runs ``gc.freeze()``;
-  3. forever: creates the per-child pipes, forks one child, hands the host its ends of the
-     pipes (SCM_RIGHTS), waits for the child and reports its exit status and rusage.
+  3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
+     host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
+     one at once, while the taken child runs; it reaps children (pidfds) and reports each
+     exit status and rusage.
 
 Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
@@ -71,10 +73,12 @@ def _import_allowed(name: str) -> bool:
 
 
 # --- injection guard (second layer, armed once the verifier module is loaded) ---
+# The verifier itself can disarm it (it runs in this process); it exists to stop the first
+# step of code smuggled in through the *solution*, which cannot name anything of this module
+# without the words the guard refuses.
 
 _armed = False
 _STDLIB_PREFIX = os.path.dirname(os.__file__) + "/"
-_TRUSTED_PREFIXES = (_STDLIB_PREFIX, SITE + "/")
 _FORBIDDEN_WORDS = re.compile(
     r"__|\b(?:eval|exec|compile|open|getattr|setattr|delattr|globals|locals|vars|breakpoint|"
     r"input|help|memoryview|import|exit|quit|sys|os|builtins|subprocess|ctypes|"

@@ -1,0 +1,75 @@
+"""The sandbox's root filesystem binds the interpreter, its stdlib and the four libraries only."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import numpy
+
+from judge.sandbox import bwrap
+from judge.sandbox.rootfs import SANDBOX_HARNESS, SANDBOX_SITE, build_rootfs
+
+SITE_PACKAGES = pathlib.Path(numpy.__file__).resolve().parent.parent
+ALLOWED_PACKAGE_DIRS = {"numpy", "numpy.libs", "scipy", "scipy.libs", "sympy", "mpmath"}
+
+
+def test_packages_are_bound_one_by_one_into_the_synthetic_site() -> None:
+    rootfs = build_rootfs()
+    from_site = [b for b in rootfs.binds if b.source.startswith(str(SITE_PACKAGES) + "/")]
+
+    assert {pathlib.Path(b.source).name for b in from_site} == ALLOWED_PACKAGE_DIRS
+    assert {b.dest for b in from_site} == {f"{SANDBOX_SITE}/{n}" for n in ALLOWED_PACKAGE_DIRS}
+
+
+def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
+    rootfs = build_rootfs()
+    stdlib = os.path.dirname(os.__file__)
+    for bind in rootfs.binds:
+        source = bind.source
+        allowed = (
+            source == os.path.realpath(sys.executable)
+            or source == stdlib
+            or source.startswith(str(SITE_PACKAGES) + "/")
+            or bind.dest == SANDBOX_HARNESS
+            or (".so" in pathlib.Path(source).name and "/lib" in source)
+        )
+        assert allowed, bind
+        assert not source.startswith(("/etc", "/home", "/tmp", "/proc", "/sys", "/var"))
+        if source.startswith("/work/") and bind.dest != SANDBOX_HARNESS:
+            assert source.startswith(str(SITE_PACKAGES))
+    # The base interpreter's own site-packages is hidden under an empty read-only folder.
+    assert rootfs.hidden_dirs == (os.path.join(stdlib, "site-packages"),)
+
+
+def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
+    argv = bwrap.build_argv(build_rootfs(), control_fd=7)
+
+    for flag in (
+        "--unshare-user",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+    ):
+        assert flag in argv
+    assert argv[argv.index("--uid") + 1] == "65534"
+    assert argv[argv.index("--gid") + 1] == "65534"
+    assert "--bind" not in argv and "--dev-bind" not in argv and "--proc" not in argv
+    separator = argv.index("--")
+    options = argv[:separator]
+    remounted = {options[i + 1] for i, arg in enumerate(options) if arg == "--remount-ro"}
+    tmpfs = {options[i + 1] for i, arg in enumerate(options) if arg == "--tmpfs"}
+    assert {"/", "/dev"} | tmpfs <= remounted
+    assert argv[separator + 1 :] == [
+        os.path.realpath(sys.executable), "-I", "-S", "-B", SANDBOX_HARNESS, "7",
+    ]  # fmt: skip
+    environment = {
+        options[i + 1]: options[i + 2] for i, arg in enumerate(options) if arg == "--setenv"
+    }
+    assert environment == bwrap.SANDBOX_ENV
