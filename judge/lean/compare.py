@@ -1,0 +1,163 @@
+"""Step 4: Comparator (``lake comparator``, or standalone) decides; exit 0 is the only accept."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from judge.lean import project as gen
+from judge.lean.outcome import JobRun, axiom_verdict, limit_verdict
+from judge.lean.prepare import PreparedVerifier
+from judge.lean.sandbox import Layers
+from judge.lean.steps import run_step
+from judge.verdict import Reason, Verdict, accepted, judge_error, rejected
+
+OUT_MOUNT = "/judge/out"
+
+
+def run_comparator(
+    job_dir: Path,
+    trusted: tuple[Path, ...],
+    prepared: PreparedVerifier,
+    run: JobRun,
+) -> Verdict:
+    """Run Comparator over the job's build; only its exit status 0 is ACCEPTED.
+
+    ``trusted`` are the lower layers of the solution's build (project, prepared verifier, job
+    sources); the solution's own build output is mounted beneath all of them.
+    """
+    toolchain = run.toolchain
+    # The solution's writes go *under* every trusted layer: challenge artifacts always win.
+    layers = Layers(
+        lower=(job_dir / "build", *trusted),
+        upper=job_dir / "compare",
+        workdir=job_dir / "compare-work",
+    )
+    out = job_dir / "out"
+    out.mkdir()
+    if toolchain.standalone_comparator is None:
+        command = [
+            str(toolchain.lake),
+            toolchain.lake_subcommand,
+            "--config",
+            gen.COMPARATOR_CONFIG,
+        ]
+        if toolchain.paranoid:
+            command.append("--paranoid")
+        extra_env = {"COMPARATOR_BWRAP": str(toolchain.bwrap)}
+        readable: tuple[Path, ...] = ()
+        writable: tuple[tuple[Path, str], ...] = ()
+    else:
+        assert toolchain.landrun is not None and toolchain.lean4export is not None
+        command = [
+            str(toolchain.lake),
+            "env",
+            str(toolchain.standalone_comparator),
+            gen.COMPARATOR_CONFIG,
+        ]
+        extra_env = {
+            "COMPARATOR_LANDRUN": str(toolchain.landrun),
+            "COMPARATOR_LEAN4EXPORT": str(toolchain.lean4export),
+        }
+        if toolchain.nanoda is not None:
+            extra_env["COMPARATOR_NANODA"] = str(toolchain.nanoda)
+        readable = (toolchain.standalone_comparator, toolchain.landrun, toolchain.lean4export)
+        writable = ((out, OUT_MOUNT),)
+    result = run_step(
+        toolchain,
+        layers,
+        command,
+        time_limit_s=run.remaining(),
+        memory_limit_mb=run.memory_limit_mb,
+        extra_env=extra_env,
+        extra_readable=readable,
+        writable_binds=writable,
+    )
+    run.record(result)
+    if toolchain.standalone_comparator is not None:
+        _read_phases(out / "phases.log", run)
+    if verdict := limit_verdict(run, result, "the comparator check"):
+        return verdict
+    if result.exit_code == 0:
+        return accepted(
+            "accepted: the kernel"
+            + (" and the bundled extra kernels" if toolchain.paranoid else " and nanoda")
+            + " check `answer : Spec` against the verifier, using only "
+            + ", ".join(prepared.permitted_axioms),
+            axioms=(),
+        )
+    if result.exit_code == 1:
+        if toolchain.standalone_comparator is not None:
+            structured = _standalone_reason(out / "report.json", prepared.permitted_axioms)
+            if structured is not None:
+                return structured
+        return rejected(
+            Reason.STATEMENT_MISMATCH,
+            "Comparator rejected the solution: the statement it proves, or a declaration the "
+            "statement uses, differs from the verifier's, or a kernel refused a declaration",
+        )
+    return judge_error(
+        f"the comparator could not run (exit status {result.exit_code}); the toolchain or its "
+        "sandbox is broken"
+    )
+
+
+def _read_phases(path: Path, run: JobRun) -> None:
+    """Sum the measurement adapter's phase timings (standalone comparator only)."""
+    build = kernel = 0.0
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()[:200]
+    except (OSError, UnicodeDecodeError):
+        return
+    for line in lines:
+        parts = shlex.split(line) if line.count(" ") < 8 else []
+        if len(parts) != 3:
+            continue
+        phase, begin, end = parts
+        try:
+            elapsed = max(0.0, float(end) - float(begin))
+        except ValueError:
+            continue
+        if phase == "build":
+            build += elapsed
+        elif phase == "checker":
+            kernel += elapsed
+    if build:
+        run.build_time_s += build
+    if kernel:
+        run.kernel_time_s = round(kernel, 3)
+
+
+def _standalone_reason(report: Path, permitted: tuple[str, ...]) -> Verdict | None:
+    """Refine a standalone comparator rejection from its JSON report (never to accept)."""
+    try:
+        if report.stat().st_size > 1024 * 1024:
+            return None
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
+        return None
+    offending: list[str] = []
+    mismatch = False
+    for item in data["reports"]:
+        if not isinstance(item, dict):
+            continue
+        if item.get("failureCategory") == "axioms":
+            offending += [
+                name for name in item.get("unpermittedAxioms", []) if isinstance(name, str)
+            ]
+        elif item.get("failureCategory") == "comparison":
+            mismatch = True
+    if offending:
+        return axiom_verdict(tuple(dict.fromkeys(offending))[:20], permitted)
+    if mismatch:
+        return rejected(
+            Reason.STATEMENT_MISMATCH,
+            "Comparator rejected the solution: the statement or a declaration it uses differs "
+            "from the verifier's",
+        )
+    if data.get("kernelAccepted") is False or data.get("nanodaAccepted") is False:
+        return rejected(Reason.STATEMENT_MISMATCH, "a kernel refused a declaration of the solution")
+    return None
