@@ -318,3 +318,15 @@ def test_the_book_shows_a_price_chart_of_recent_trades(factor_391):
     chart = re.search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
     assert chart.count("<circle") == 3
     assert 'points="8.0,' in chart
+
+
+def test_a_retired_problem_says_so_and_offers_no_submit_or_bid_form(db):
+    from market.models import ProblemStatus
+
+    problem = ProblemFactory(status=ProblemStatus.RETIRED)
+    VerifierVersionFactory(verifier__problem=problem, is_active=False)
+    client, _ = logged_in()
+    html = client.get(reverse("problem-detail", args=[problem.slug])).content.decode()
+    assert "This problem is retired." in html
+    assert reverse("problem-submit", args=[problem.slug]) not in html
+    assert reverse("problem-bid", args=[problem.slug]) not in html
