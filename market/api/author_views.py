@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from market import access
 from market.api import serializers as s
 from market.api.idempotency import idempotent
-from market.api.views import ListView, _body
+from market.api.views import ListView, parse_body
 from verifiers import selectors as verifier_selectors
 from verifiers.services import publishing
 
@@ -41,7 +41,7 @@ class AuthorProblemListView(ListView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(s.ProblemCreateSerializer, request)
+        data = parse_body(s.ProblemCreateSerializer, request)
         problem = publishing.create_problem(author=request.user, **data)
         return Response(_problem_body(problem.pk), status=status.HTTP_201_CREATED)
 
@@ -60,7 +60,7 @@ class AuthorProblemDetailView(GenericAPIView):
     @idempotent
     def patch(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
-        data = _body(s.ProblemUpdateSerializer, request)
+        data = parse_body(s.ProblemUpdateSerializer, request)
         publishing.update_problem(author=request.user, problem=problem, **data)
         return Response(_problem_body(problem.pk))
 
@@ -100,7 +100,7 @@ class AuthorVerifierCreateView(GenericAPIView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
-        data = _body(s.VerifierCreateSerializer, request)
+        data = parse_body(s.VerifierCreateSerializer, request)
         verifier = publishing.create_verifier(author=request.user, problem=problem, **data)
         return Response(s.AuthorVerifierSerializer(verifier).data, status=status.HTTP_201_CREATED)
 
@@ -119,7 +119,7 @@ class AuthorVerifierDetailView(GenericAPIView):
     @idempotent
     def patch(self, request: Request, pk: int) -> Response:
         verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
-        data = _body(s.VerifierUpdateSerializer, request)
+        data = parse_body(s.VerifierUpdateSerializer, request)
         verifier = publishing.update_verifier(author=request.user, verifier=verifier, **data)
         return Response(s.AuthorVerifierSerializer(verifier).data)
 

@@ -23,6 +23,7 @@ from market.api import serializers as s
 from market.api.idempotency import idempotent
 from market.api.models import ApiToken
 from market.api.tokens import create_api_token, revoke_api_token
+from market.exceptions import SubmissionsClosed
 from market.models import OrderSide, Solution
 from market.money import Money
 from market.services.orders import cancel_order, place_ask, place_bid
@@ -36,7 +37,7 @@ def _params(serializer_class: type[Serializer], request: Request) -> dict[str, A
     return dict(params.validated_data)
 
 
-def _body(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+def parse_body(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
     if not hasattr(request.data, "get"):  # a JSON array or scalar instead of an object
         raise exceptions.ValidationError({"non_field_errors": ["expected a JSON object"]})
     data = serializer_class(data=request.data)
@@ -95,7 +96,7 @@ class TokenListView(ListView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(s.TokenCreateSerializer, request)
+        data = parse_body(s.TokenCreateSerializer, request)
         user = request.user
         if not user.is_authenticated:
             if not data.get("username") or not data.get("password"):
@@ -231,14 +232,12 @@ class SolutionListView(ListView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(s.SolutionCreateSerializer, request)
+        data = parse_body(s.SolutionCreateSerializer, request)
         verifier = access.access_verifier(user=request.user, verifier_id=data["verifier"])
         version = (
             get_active_version(verifier=verifier) or verifier.versions.order_by("-number").first()
         )
         if version is None:
-            from market.exceptions import SubmissionsClosed
-
             raise SubmissionsClosed("this verifier has no published version")
         text = data["file"].read() if "file" in data else data["text"]
         solution = submit_solution(solver=request.user, verifier_version=version, text=text)
@@ -313,7 +312,7 @@ class OrderListView(ListView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(s.OrderCreateSerializer, request)
+        data = parse_body(s.OrderCreateSerializer, request)
         price = Money(data["price_minor"], data["currency"])
         if data["side"] == OrderSide.BID:
             problem = access.access_problem(user=request.user, problem_id=data["problem"])

@@ -24,6 +24,7 @@ from tests.factories import (
     VerifierVersionFactory,
     accepted_solution,
 )
+from tests.verifiers.conftest import no_lean_toolchain  # noqa: F401  (a shared fixture)
 
 
 @pytest.fixture(autouse=True)

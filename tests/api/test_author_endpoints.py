@@ -135,7 +135,7 @@ def test_author_input_refusals_change_nothing(world):
     assert Problem.objects.get(pk=draft["id"]).status == ProblemStatus.DRAFT
 
 
-def test_lean_dry_run_through_the_api_says_lean_is_unavailable(world):
+def test_lean_dry_run_through_the_api_says_lean_is_unavailable(world, no_lean_toolchain):
     client = world.client("author")
     draft = client.post(
         "/api/v1/author/problems/", {"title": "2+2", "statement_md": "s"}, "json"

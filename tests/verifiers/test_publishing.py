@@ -236,7 +236,7 @@ def test_publish_problem_publishes_every_draft_verifier_or_nothing(author, draft
     assert problem.status == ProblemStatus.PUBLISHED
 
 
-def test_lean_without_a_toolchain_cannot_pass_a_dry_run_or_publish(author):
+def test_lean_without_a_toolchain_cannot_pass_a_dry_run_or_publish(author, no_lean_toolchain):
     problem = create_problem(author=author, title="Two plus two", statement_md="Prove it.")
     verifier = create_verifier(
         author=author,

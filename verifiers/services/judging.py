@@ -15,7 +15,7 @@ from verifiers.models import Language
 
 # A Lean verifier's solution format is its Spec: the declaration line(s) naming it.
 _LEAN_SPEC = re.compile(
-    r"^[ \t]*(?:@\[[^\]]*\][ \t]*)?(?:noncomputable[ \t]+)?(?:abbrev|def|structure|inductive)"
+    r"^(?:@\[[^\]]*\][ \t]*)?(?:noncomputable[ \t]+)?(?:abbrev|def|structure|inductive)"
     r"[ \t]+Spec\b.*$",
     re.M,
 )
@@ -124,8 +124,21 @@ def check_draft(*, draft: Draft) -> StaticResult:
                 errors_list.append(str(error))
         if not getattr(report, "ok", True) and not errors_list:
             errors_list.append("the Lean static check refused this verifier")
-    spec_lines = _LEAN_SPEC.findall(draft.source)
-    if not spec_lines:
+    solution_format = lean_spec_declaration(draft.source)
+    if not solution_format:
         errors_list.append("no root-level `Spec` is defined (abbrev/def/structure Spec ...)")
-    solution_format = "\n".join(line.strip() for line in spec_lines)
     return StaticResult(not errors_list, tuple(errors_list), solution_format, widened)
+
+
+def lean_spec_declaration(source: str) -> str:
+    """The `Spec` declaration of a Lean verifier, with its indented continuation lines: what a
+    solver must produce (`answer : Spec`). Empty when there is none at the start of a line."""
+    match = _LEAN_SPEC.search(source)
+    if match is None:
+        return ""
+    lines = [match.group(0).rstrip()]
+    for line in source[match.end() :].split("\n")[1:]:
+        if not line.strip() or not line[0].isspace():
+            break
+        lines.append(line.rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""The judge seam of the publishing workflow: static checks and what publishing records."""
+
+from __future__ import annotations
+
+from verifiers.services.judging import Draft, check_draft, judge_draft
+
+
+def lean(source: str) -> Draft:
+    return Draft(
+        language="lean", source=source, time_limit_s=60, memory_limit_mb=2048, lean_project="core"
+    )
+
+
+def test_lean_solution_format_is_the_whole_spec_declaration():
+    source = (
+        "def helper : Nat := 391\n\n"
+        "def Spec : Type :=\n"
+        "  { p : Nat × Nat // p.1 * p.2 = helper ∧ 1 < p.1 ∧ 1 < p.2 }\n"
+        "\n"
+        "theorem unrelated : True := trivial\n"
+    )
+    result = check_draft(draft=lean(source))
+    assert result.is_ok, result.errors
+    assert result.solution_format == (
+        "def Spec : Type :=\n  { p : Nat × Nat // p.1 * p.2 = helper ∧ 1 < p.1 ∧ 1 < p.2 }"
+    )
+    assert result.allowed_axioms == ()
+
+
+def test_lean_allow_line_is_recorded_and_a_misplaced_one_refused():
+    widened = check_draft(
+        draft=lean(
+            "-- judge: allow Nat.mySpecialAxiom\naxiom Nat.mySpecialAxiom : True\n"
+            "abbrev Spec : Prop := True\n"
+        )
+    )
+    assert widened.allowed_axioms == ("Nat.mySpecialAxiom",)
+    misplaced = check_draft(draft=lean("abbrev Spec : Prop := True\n-- judge: allow Foo.bar\n"))
+    assert not misplaced.is_ok
+    assert any("only the verifier's first line counts" in e for e in misplaced.errors)
+
+
+def test_lean_without_spec_is_refused():
+    result = check_draft(draft=lean("theorem x : 2 + 2 = 4 := by decide\n"))
+    assert not result.is_ok
+    assert any("Spec" in e for e in result.errors)
+
+
+def test_python_solution_format_is_the_docstring():
+    source = (
+        '"""Two integers p q with p*q = 391."""\n\n\ndef verify(solution, rng):\n    return False\n'
+    )
+    result = check_draft(
+        draft=Draft(language="python", source=source, time_limit_s=10, memory_limit_mb=256)
+    )
+    assert result.is_ok and result.solution_format == "Two integers p q with p*q = 391."
+
+
+def test_a_lean_judgement_without_toolchain_is_a_judge_error_not_a_rejection(no_lean_toolchain):
+    verdict = judge_draft(draft=lean("abbrev Spec : Prop := True\n"), solution="x")
+    assert verdict.verdict.value == "JUDGE_ERROR"
+    assert "Lean judging is unavailable on this server" in verdict.detail
