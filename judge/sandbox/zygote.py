@@ -462,8 +462,8 @@ class Zygote:
             peak = self._cgroup.peak_bytes()
             oom = self._cgroup.oom_kills() > oom_before
         cpu = float(exit_report["cpu_s"]) if exit_report else None
-        if peak is None and exit_report is not None:
-            peak = int(exit_report.get("maxrss_kb", 0)) * 1024
+        # Without a cgroup there is no honest per-verdict figure (ru_maxrss counts the pages
+        # shared with the zygote), so max_memory_mb stays null.
         return SandboxResult(
             frames=None if result_overflow else parse_frames(bytes(result)),
             exit_status=int(exit_report["status"]) if exit_report else None,
