@@ -141,8 +141,14 @@ def test_selftest_fails_without_cgroups() -> None:
 
 
 def test_without_cgroups_memory_is_capped_by_the_data_rlimit() -> None:
-    bomb = '"""Bomb."""\ndef verify(solution, rng):\n    hoard = [bytearray(1 << 20) for _ in range(4096)]\n    return True\n'
-    small = '"""Small."""\ndef verify(solution, rng):\n    block = bytearray(16 << 20)\n    return len(block) > 0\n'
+    bomb = (
+        '"""Bomb."""\ndef verify(solution, rng):\n'
+        "    hoard = [bytearray(1 << 20) for _ in range(4096)]\n    return True\n"
+    )
+    small = (
+        '"""Small."""\ndef verify(solution, rng):\n'
+        "    block = bytearray(16 << 20)\n    return len(block) > 0\n"
+    )
     judge = PythonJudge(size=1, use_cgroup=False)
     try:
         over = judge.judge(PythonJob(bomb, "", seed=1, memory_limit_mb=64))
