@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 
 from market.services.solutions import claim_solution, record_verdict, release_solution
 
@@ -72,7 +73,9 @@ def judge_lean_task(*, solution_id: int) -> str | None:
             solution_id=solution_id, reason=f"Lean judging is unavailable: {status.reason}"
         )
         return None
-    solution = claim_solution(solution_id=solution_id, lease=_lease_for(solution_id))
+    # A Lean job may first prepare its verifier (once per version), under the server's cap.
+    lease = _lease_for(solution_id) + timedelta(seconds=settings.JUDGE_LEAN_MAX_TIME_S)
+    solution = claim_solution(solution_id=solution_id, lease=lease)
     if solution is None:
         return None
     version = solution.verifier_version
