@@ -180,6 +180,17 @@ def test_submit_refuses_over_64_kb_and_changes_nothing(world):
     assert Solution.objects.count() == count
 
 
+def test_submit_refuses_a_nul_character_instead_of_failing(world):
+    count = Solution.objects.count()
+    upload = SimpleUploadedFile("a.txt", b"yes\x00")
+    response = world.client("other_solver").post(
+        "/api/v1/solutions/", {"verifier": world.verifier.pk, "file": upload}, format="multipart"
+    )
+    error = assert_error(response, 400, "market:invalid-solution")
+    assert "NUL" in error["message"]
+    assert Solution.objects.count() == count
+
+
 def test_submit_refusals(world):
     client = world.client("other_solver")
     count = Solution.objects.count()

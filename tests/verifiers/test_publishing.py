@@ -280,3 +280,15 @@ def test_other_authors_get_not_found_and_nothing_changes(author, draft):
     assert (problem.title, problem.status, verifier.draft_source) == ("Say yes!", "draft", YES)
     assert DryRun.objects.count() == 0 and verifier.problem.verifiers.count() == 1
     assert Solution.objects.count() == 0
+
+
+def test_nul_characters_are_refused_as_invalid_input(author, draft):
+    problem, verifier = draft
+    with pytest.raises(InvalidVerifier) as exc:
+        create_problem(author=author, title="a\x00b")
+    assert list(exc.value.fields) == ["title"]
+    with pytest.raises(InvalidVerifier) as exc:
+        update_verifier(author=author, verifier=verifier, source="x\x00", wrong_solutions=["\x00"])
+    assert set(exc.value.fields) == {"source", "wrong_solutions"}
+    verifier.refresh_from_db()
+    assert verifier.draft_source == YES

@@ -53,6 +53,8 @@ MAX_SOURCE_BYTES = 256 * 1024
 MAX_SAMPLES = 10
 MIN_MEMORY_LIMIT_MB = 16
 _UNSET: Any = object()
+# PostgreSQL text cannot hold NUL; refusing it here keeps it a 400, not a database error.
+_NUL_MESSAGE = "must not contain the NUL character (U+0000)"
 
 
 # --- problems -------------------------------------------------------------------------------
@@ -545,6 +547,9 @@ def _problem_field_errors(*, title: Any, statement_md: Any, currency: Any) -> di
         fields["statement_md"] = [f"at most {MAX_STATEMENT_CHARS} characters"]
     if currency not in Currency.values:
         fields["currency"] = [f"one of {', '.join(Currency.values)}"]
+    for name, value in (("title", title), ("statement_md", statement_md)):
+        if isinstance(value, str) and "\x00" in value and name not in fields:
+            fields[name] = [_NUL_MESSAGE]
     return fields
 
 
@@ -582,6 +587,10 @@ def _raise_verifier_field_errors(values: dict[str, Any]) -> None:
             fields["lean_project"] = [f"one of {', '.join(LeanProject.values)}"]
         if language == Language.PYTHON and project:
             fields["lean_project"] = ["only Lean verifiers have a project"]
+    if isinstance(name, str) and "\x00" in name:
+        fields["name"] = [_NUL_MESSAGE]
+    if isinstance(source, str) and "\x00" in source:
+        fields["source"] = [_NUL_MESSAGE]
     if not isinstance(values["is_source_public"], bool):
         fields["is_source_public"] = ["must be true or false"]
     for key in ("reference_solutions", "wrong_solutions"):
@@ -592,5 +601,7 @@ def _raise_verifier_field_errors(values: dict[str, Any]) -> None:
             fields[key] = [f"at most {MAX_SAMPLES} samples"]
         elif any(len(s.encode("utf-8")) > MAX_SOLUTION_BYTES for s in samples):
             fields[key] = [f"each sample is at most {MAX_SOLUTION_BYTES} bytes"]
+        elif any("\x00" in s for s in samples):
+            fields[key] = [_NUL_MESSAGE]
     if fields:
         raise InvalidVerifier("invalid verifier", fields=fields)
