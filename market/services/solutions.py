@@ -31,6 +31,10 @@ def submit_solution(
     decoded = check_solution_bytes(data)
     if isinstance(decoded, Verdict):
         raise InvalidSolution(decoded.detail, fields={"text": [decoded.detail]})
+    if "\x00" in decoded:
+        # PostgreSQL text cannot hold NUL: refuse it here rather than fail on insert.
+        detail = "a solution cannot contain the NUL character (U+0000)"
+        raise InvalidSolution(detail, fields={"text": [detail]})
     problem = verifier_version.verifier.problem
     if problem.status != ProblemStatus.PUBLISHED:
         raise NotTradable(f"this problem is {problem.status}; it takes no solutions")
