@@ -86,7 +86,7 @@ def my_solutions_fragment(request: HttpRequest, slug: str) -> HttpResponse:
         solutions = _my_solutions(request, problem)
     return render(
         request,
-        "market/_my_solutions.html",
+        "market/_my_solutions_body.html",
         {
             "problem": problem,
             "my_solutions": solutions,
