@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from datetime import timedelta
 
@@ -15,6 +16,9 @@ from market.api.models import ApiToken
 from market.exceptions import InvalidOrder, NotFound
 
 KEY_PREFIX = "fm"
+# fm_<12 hex>_<43 url-safe base64 characters>: anything else is not a key (and never reaches
+# the database).
+_KEY_SHAPE = re.compile(r"^fm_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$")
 MAX_ACTIVE_TOKENS = 20
 # Writing last_used_at on every request would make each read a write: once a minute is enough.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -60,9 +64,9 @@ def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:
 
 def find_active_token(key: str) -> ApiToken | None:
     """The active token whose key is ``key``, compared in constant time; marks it used."""
-    parts = key.split("_", 2)
-    if len(parts) != 3 or parts[0] != KEY_PREFIX:
+    if not _KEY_SHAPE.match(key):
         return None
+    parts = key.split("_", 2)
     token = (
         ApiToken.objects.select_related("user")
         .filter(prefix=parts[1], revoked_at__isnull=True)

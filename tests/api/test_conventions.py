@@ -302,3 +302,19 @@ def test_a_bug_is_a_json_500_and_frees_the_idempotency_key(world, monkeypatch):
     retried = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-500")
     assert retried.status_code == 201
     assert Order.objects.filter(owner=world.other_solver).count() == 1
+
+
+@pytest.mark.parametrize("raw", ["p=abc", "o=1&p=%00", "p=-5"])
+def test_a_forged_cursor_is_a_404_not_a_server_error(world, raw):
+    import base64
+
+    cursor = base64.b64encode(raw.encode()).decode()
+    response = world.client("solver").get(f"/api/v1/orders/?cursor={cursor}")
+    assert_error(response, 404, "not-found")
+
+
+@pytest.mark.parametrize("key", ["fm_\x00_x", "fm_abc_def", "x" * 500, "fm_" + "0" * 12 + "_"])
+def test_a_malformed_token_is_refused_without_a_server_error(world, key):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert_error(client.get("/api/v1/me/"), 401, "api:authentication-failed")
