@@ -24,6 +24,26 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from judge.python import PythonJob, PythonJudge  # noqa: E402
+from judge.sandbox import procs  # noqa: E402
+from judge.sandbox.zygote import RECYCLE_AFTER_JOBS  # noqa: E402
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _sandbox_cpu_s(judge: PythonJudge) -> float:
+    """CPU seconds used so far by the zygotes' process trees (fork costs land here)."""
+    total = 0.0
+    for zygote in list(judge._all):  # noqa: SLF001 -- a benchmark may look inside
+        for root in zygote.host_pids:
+            for pid in [root, *procs.descendants(root)]:
+                try:
+                    with open(f"/proc/{pid}/stat") as handle:
+                        fields = handle.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
+
 
 TRIVIAL = '"""Trivial."""\ndef verify(solution, rng):\n    return solution == "ok"\n'
 FOUR_LIBS = (
@@ -59,18 +79,33 @@ def _sandboxed(judge: PythonJudge, source: str, runs: int) -> dict[str, object]:
     inside: list[float] = []
     verdicts: set[str] = set()
     # Warm-up: the first verdict of a zygote also pays the pre-fork handshake.
+    child_cpu = 0.0
     for _ in range(3):
         judge.judge(PythonJob(source, "ok", seed=1))
+    host_cpu_before = time.process_time()
+    sandbox_cpu_before = _sandbox_cpu_s(judge)
     for i in range(runs):
         started = time.perf_counter()
         verdict = judge.judge(PythonJob(source, "ok", seed=i))
         samples.append(time.perf_counter() - started)
         inside.append(verdict.wall_time_s)
         verdicts.add(verdict.verdict.value)
+        child_cpu += verdict.cpu_time_s or 0.0
+    host_cpu = time.process_time() - host_cpu_before
+    zygote_cpu = _sandbox_cpu_s(judge) - sandbox_cpu_before
+    per_verdict_ms = (host_cpu + zygote_cpu + child_cpu) / runs * 1000
     return {
         **_percentiles(samples),
         "verdict_wall_time_p50_ms": round(statistics.median(inside) * 1000, 3),
         "verdicts": sorted(verdicts),
+        # Load-independent cost: CPU of the worker, the zygote (forks) and the verdict child.
+        "cpu_ms_per_verdict": {
+            "host": round(host_cpu / runs * 1000, 3),
+            "zygote_fork": round(zygote_cpu / runs * 1000, 3),
+            "verdict_child": round(child_cpu / runs * 1000, 3),
+            "total": round(per_verdict_ms, 3),
+            "implied_max_verdicts_per_s_on_2_idle_cores": round(2000 / per_verdict_ms, 1),
+        },
     }
 
 
@@ -121,26 +156,37 @@ def main() -> None:
     parser.add_argument("--baseline-runs", type=int, default=20)
     parser.add_argument("--throughput-jobs", type=int, default=600)
     args = parser.parse_args()
+    # Stay below the zygote's recycling point so one scenario measures one zygote.
+    args.runs = min(args.runs, RECYCLE_AFTER_JOBS - 10)
 
     started = time.perf_counter()
-    judge = PythonJudge(size=1)
-    judge.warm_up()
+    first = PythonJudge(size=1)
+    first.warm_up()
     cold_start_s = time.perf_counter() - started
     try:
-        report = {
-            "machine": {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2)},
-            "zygote_cold_start_ms": round(cold_start_s * 1000, 1),
-            "a_trivial": {
-                "sandboxed_warm": _sandboxed(judge, TRIVIAL, args.runs),
-                "baseline_unsandboxed_cold": _baseline(TRIVIAL, args.baseline_runs),
-            },
-            "b_four_libraries": {
-                "sandboxed_warm": _sandboxed(judge, FOUR_LIBS, args.runs),
-                "baseline_unsandboxed_cold": _baseline(FOUR_LIBS, args.baseline_runs),
-            },
-        }
+        trivial = _sandboxed(first, TRIVIAL, args.runs)
     finally:
-        judge.close()
+        first.close()
+    # A fresh zygote per scenario: a zygote is replaced every 500 verdicts, which would mix
+    # two processes' CPU counters in one scenario.
+    second = PythonJudge(size=1)
+    second.warm_up()
+    try:
+        four = _sandboxed(second, FOUR_LIBS, args.runs)
+    finally:
+        second.close()
+    report: dict[str, object] = {
+        "machine": {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2)},
+        "zygote_cold_start_ms": round(cold_start_s * 1000, 1),
+        "a_trivial": {
+            "sandboxed_warm": trivial,
+            "baseline_unsandboxed_cold": _baseline(TRIVIAL, args.baseline_runs),
+        },
+        "b_four_libraries": {
+            "sandboxed_warm": four,
+            "baseline_unsandboxed_cold": _baseline(FOUR_LIBS, args.baseline_runs),
+        },
+    }
     report["throughput_a_2_workers"] = _throughput(args.throughput_jobs, 2)
     print(json.dumps(report, indent=2))
 
