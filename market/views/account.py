@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from market import selectors
 from market.models import OrderStatus
 from market.money import format_minor
+from market.payments.panel import usd_panel_context
 from market.services.signup import sign_up
 from market.views.forms import SignUpForm
 
@@ -51,5 +52,6 @@ def account(request: HttpRequest) -> HttpResponse:
             "trades": selectors.list_user_trades(user=request.user).select_related(
                 "problem", "solution"
             )[:50],
+            **usd_panel_context(request),
         },
     )

@@ -330,3 +330,12 @@ def test_a_retired_problem_says_so_and_offers_no_submit_or_bid_form(db):
     assert "This problem is retired." in html
     assert reverse("problem-submit", args=[problem.slug]) not in html
     assert reverse("problem-bid", args=[problem.slug]) not in html
+
+
+def test_account_page_says_usd_is_disabled_without_stripe_keys(db, settings):
+    settings.STRIPE_SECRET_KEY = ""
+    client, _ = logged_in()
+    page = client.get("/account/").content.decode()
+    assert 'id="usd-disabled"' in page
+    assert "USD payments are disabled on this server" in page
+    assert 'id="balance-DEMO-available"' in page
