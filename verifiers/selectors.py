@@ -18,6 +18,16 @@ def list_author_problems(*, author: AbstractBaseUser) -> QuerySet[Problem]:
     )
 
 
+def get_author_problem(*, problem_id: int) -> Problem:
+    """A problem with its verifiers, fresh from the database (after a write by its author).
+
+    Not permission-checked: callers fetch through ``market.access.access_own_problem`` first.
+    """
+    return Problem.objects.prefetch_related(
+        Prefetch("verifiers", queryset=Verifier.objects.order_by("id"))
+    ).get(pk=problem_id)
+
+
 def list_problem_verifiers(*, problem: Problem) -> QuerySet[Verifier]:
     """A problem's verifiers that solvers see (published or retired), with their versions."""
     return (

@@ -21,9 +21,8 @@ from verifiers.services import publishing
 
 
 def _problem_body(problem_id: int) -> dict[str, object]:
-    from market.models import Problem
-
-    return s.AuthorProblemSerializer(Problem.objects.get(pk=problem_id)).data  # type: ignore[return-value]
+    problem = verifier_selectors.get_author_problem(problem_id=problem_id)
+    return s.AuthorProblemSerializer(problem).data  # type: ignore[return-value]
 
 
 class AuthorProblemListView(ListView):

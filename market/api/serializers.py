@@ -475,7 +475,7 @@ class AuthorProblemSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(AuthorVerifierSerializer(many=True))
     def get_verifiers(self, problem: Problem) -> list[dict[str, Any]]:
-        verifiers = problem.verifiers.order_by("id")
+        verifiers = problem.verifiers.all()  # prefetched in id order by the selectors
         return AuthorVerifierSerializer(verifiers, many=True).data  # type: ignore[return-value]
 
 

@@ -9,7 +9,7 @@ import secrets
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from market.api.models import ApiToken
@@ -49,6 +49,11 @@ def create_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, st
         user_id=user.pk, name=name, prefix=prefix, key_sha256=hash_key(key)
     )
     return token, key
+
+
+def list_api_tokens(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+    """The user's tokens, newest first (their keys are not stored, so never shown again)."""
+    return ApiToken.objects.filter(user_id=user.pk).order_by("-id")
 
 
 def revoke_api_token(*, user: AbstractBaseUser, token_id: int) -> ApiToken:

@@ -21,8 +21,7 @@ from rest_framework.serializers import Serializer
 from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
-from market.api.models import ApiToken
-from market.api.tokens import create_api_token, revoke_api_token
+from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
 from market.exceptions import SubmissionsClosed
 from market.models import OrderSide, Solution
 from market.money import Money
@@ -84,8 +83,7 @@ class TokenListView(ListView):
     def get(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise exceptions.NotAuthenticated()
-        tokens = ApiToken.objects.filter(user_id=request.user.pk).order_by("-id")
-        return self.paginated(tokens, s.TokenSerializer)
+        return self.paginated(list_api_tokens(user=request.user), s.TokenSerializer)
 
     @extend_schema(
         request=s.TokenCreateSerializer,
