@@ -202,8 +202,11 @@ class VerifierDetailView(GenericAPIView):
 # --- solutions ------------------------------------------------------------------------------
 
 
-def _solution_etag(solution: Solution) -> str:
-    state = f"{solution.pk}:{solution.status}:{solution.judged_at}:{solution.pending_reason}"
+def _solution_etag(solution: Solution, user_id: int) -> str:
+    # The reader is part of the tag: the solver and a buyer get different bodies (`is_mine`).
+    state = (
+        f"{solution.pk}:{user_id}:{solution.status}:{solution.judged_at}:{solution.pending_reason}"
+    )
     return '"sol-' + hashlib.sha256(state.encode()).hexdigest()[:24] + '"'
 
 
@@ -246,7 +249,7 @@ class SolutionListView(ListView):
         return Response(
             body,
             status=status.HTTP_202_ACCEPTED,
-            headers={"Location": body["url"], "ETag": _solution_etag(solution)},
+            headers={"Location": body["url"], "ETag": _solution_etag(solution, request.user.pk)},
         )
 
 
@@ -258,7 +261,7 @@ class SolutionDetailView(GenericAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         solution = access.access_solution(user=request.user, solution_id=pk)
-        etag = _solution_etag(solution)
+        etag = _solution_etag(solution, request.user.pk)
         if (not_modified := _not_modified(request, etag)) is not None:
             return not_modified
         solution = selectors.get_solution_with_verdict(solution=solution)
@@ -276,7 +279,7 @@ class SolutionStatusView(GenericAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         solution = access.access_solution(user=request.user, solution_id=pk)
-        etag = _solution_etag(solution)
+        etag = _solution_etag(solution, request.user.pk)
         if (not_modified := _not_modified(request, etag)) is not None:
             return not_modified
         solution = selectors.get_solution_with_verdict(solution=solution)
