@@ -94,6 +94,29 @@ _CODEGEN_CALLERS = frozenset(
     _STDLIB_PREFIX + name
     for name in ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py", "ast.py")
 )
+# The allowed libraries generate code too (scipy.stats builds methods with exec, scipy's
+# _bunch, sympy's monomials...): calls from their files are trusted, except from the modules
+# that turn *text they are given* into code, whose input may be the solution.
+_EVALUATOR_PARTS = (
+    "/sympy/parsing/",
+    "/sympy/core/sympify.py",
+    "/sympy/utilities/lambdify.py",
+    "/sympy/utilities/matchpy_connector.py",
+    "/sympy/utilities/autowrap.py",
+    "/sympy/plotting/",
+    "/sympy/printing/",
+    "/sympy/interactive/",
+    "/sympy/testing/",
+    "/numpy/f2py/",
+    "/numpy/distutils/",
+    "/numpy/testing/",
+)
+
+
+def _trusted_caller(caller: str) -> bool:
+    if caller in _CODEGEN_CALLERS or caller.startswith("<frozen importlib"):
+        return True
+    return caller.startswith(SITE + "/") and not any(part in caller for part in _EVALUATOR_PARTS)
 
 
 class InjectionBlocked(RuntimeError):
@@ -133,29 +156,28 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
     if event == "import":
         name = args[0]
         if isinstance(name, str) and not _import_allowed(name):
-            raise ImportError(f"import of {name!r} is not allowed in a verifier")
+            # Exactly what a missing module raises: libraries that probe for optional
+            # dependencies with `except ModuleNotFoundError` keep working.
+            raise ModuleNotFoundError(f"import of {name!r} is not allowed in a verifier", name=name)
         return
     if not _armed:
         return
     if event == "compile":
-        caller = _caller_file(2)
-        if caller in _CODEGEN_CALLERS:
-            return
-        if "importlib" in caller and caller.startswith("<frozen"):
-            return
-        _check_source(args[0])
+        if not _trusted_caller(_caller_file(2)):
+            _check_source(args[0])
     elif event == "marshal.loads" or event == "marshal.load":
-        caller = _caller_file(2)
-        if not caller.startswith("<frozen importlib"):
+        if not _caller_file(2).startswith("<frozen importlib"):
             raise InjectionBlocked("marshal.loads is not allowed in a verifier")
     elif event == "pickle.find_class":
+        # Whoever calls it (numpy.load too): unpickling builds arbitrary objects.
         module = str(args[0])
         if module.partition(".")[0] != "numpy":
             raise InjectionBlocked(f"unpickling {module}.{args[1]} is not allowed")
-    elif event == "code.__new__":
-        raise InjectionBlocked("creating code objects is not allowed in a verifier")
-    elif event in ("ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "os.system"):
-        raise InjectionBlocked(f"{event} is not allowed in a verifier")
+    elif event in ("code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"):
+        if not _trusted_caller(_caller_file(2)):
+            raise InjectionBlocked(f"{event} is not allowed in a verifier")
+    elif event == "os.system":
+        raise InjectionBlocked("os.system is not allowed in a verifier")
 
 
 def _guard_find_spec() -> None:
@@ -169,7 +191,9 @@ def _guard_find_spec() -> None:
 
     def _find_spec(name: str, path: object, target: object = None) -> object:
         if not _import_allowed(name):
-            raise ImportError(f"import of {name!r} is not allowed in a verifier")
+            # Exactly what a missing module raises: libraries that probe for optional
+            # dependencies with `except ModuleNotFoundError` keep working.
+            raise ModuleNotFoundError(f"import of {name!r} is not allowed in a verifier", name=name)
         return original(name, path, target)
 
     setattr(bootstrap, "_find_spec", _find_spec)  # noqa: B010 -- a frozen module: mypy cannot type it

@@ -14,6 +14,7 @@ import time
 
 from judge.python import limits
 from judge.python.job import PythonJob
+from judge.sandbox import procs
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.zygote import (
     OUTPUT_CAP_BYTES,
@@ -278,6 +279,21 @@ class PythonJudge:
         with self._lock:
             zygotes = list(self._all)
         return [pid for zygote in zygotes for pid in zygote.cgroup_procs()]
+
+    def sandbox_pids(self) -> list[int]:
+        """Host pids of every process of this pool's sandboxes (bwrap trees)."""
+        with self._lock:
+            zygotes = list(self._all)
+        found: list[int] = []
+        for zygote in zygotes:
+            for root in zygote.host_pids:
+                found += [root, *procs.descendants(root)]
+        return found
+
+    def cgroup_dirs(self) -> list[str]:
+        """The cgroup folders of this pool's slots."""
+        with self._lock:
+            return [path for zygote in self._all for path in zygote.cgroup_dirs()]
 
     def has_cgroups(self) -> bool:
         """Whether the zygotes measure memory with a cgroup (v1 or v2)."""

@@ -63,6 +63,9 @@ class CgroupSlot:
     def add(self, pid: int) -> None:
         raise NotImplementedError
 
+    def dirs(self) -> list[str]:
+        raise NotImplementedError
+
     def prepare(self, *, memory_bytes: int, max_pids: int) -> None:
         raise NotImplementedError
 
@@ -109,6 +112,9 @@ class CgroupV1Slot(CgroupSlot):
             raise
         self._memsw = (self.memory / "memory.memsw.limit_in_bytes").exists()
         self._limits: tuple[int, int] | None = None
+
+    def dirs(self) -> list[str]:
+        return [str(self.memory), str(self.pids)]
 
     def add(self, pid: int) -> None:
         _write(self.memory / "cgroup.procs", str(pid))
@@ -182,6 +188,9 @@ class CgroupV2Slot(CgroupSlot):
         self.path = base / name
         self.path.mkdir(exist_ok=True)
         self._limits: tuple[int, int] | None = None
+
+    def dirs(self) -> list[str]:
+        return [str(self.path)]
 
     def add(self, pid: int) -> None:
         _write(self.path / "cgroup.procs", str(pid))

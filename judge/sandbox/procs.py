@@ -56,3 +56,13 @@ def kill_tree(root: int, timeout_s: float = 5.0) -> None:
     finally:
         for pidfd in pidfds:
             os.close(pidfd)
+
+
+def is_running(pid: int) -> bool:
+    """True if ``pid`` exists and is not a zombie (exited, waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            state = handle.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")

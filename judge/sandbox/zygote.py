@@ -226,6 +226,9 @@ class Zygote:
             self._cgroup.remove()
             self._cgroup = None
 
+    def cgroup_dirs(self) -> list[str]:
+        return self._cgroup.dirs() if self._cgroup is not None else []
+
     def cgroup_procs(self) -> list[int]:
         """Host pids in this zygote's cgroup slot, minus the pre-forked idle child."""
         if self._cgroup is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections.abc
-import os
 import pathlib
 import shutil
 import socket
@@ -11,26 +10,7 @@ import socket
 import pytest
 
 from judge.python import PythonJudge
-
-
-def _descendants(root: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in pathlib.Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-    found: list[int] = []
-    frontier = [root]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, ppid in parents.items() if ppid == parent]
-        found += children
-        frontier += children
-    return found
+from judge.sandbox import procs
 
 
 def _describe(pid: int) -> str:
@@ -38,11 +18,6 @@ def _describe(pid: int) -> str:
         return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:200]
     except OSError:
         return "gone"
-
-
-def _own_cgroups() -> list[pathlib.Path]:
-    prefix = f"fmjudge-{os.getpid()}-"
-    return [path for path in pathlib.Path("/sys/fs/cgroup").rglob(f"{prefix}*") if path.is_dir()]
 
 
 @pytest.fixture(scope="session")
@@ -53,17 +28,19 @@ def redteam_judge() -> collections.abc.Iterator[PythonJudge]:
             "Install it with `apt-get install -y bubblewrap` (make test does this).",
             pytrace=False,
         )
-    # Other fixtures (the judge tests' own pool) may own processes: take a baseline.
-    baseline = set(_descendants(os.getpid()))
-    cgroups_before = set(_own_cgroups())
     judge = PythonJudge(size=1)
     yield judge
+    # After the suite: no process and no cgroup of this pool is left behind. (Other pools in
+    # this pytest process -- the judge tests', the process-wide one -- are not ours to check.)
+    sandbox = judge.sandbox_pids()
+    cgroups = judge.cgroup_dirs()
+    assert sandbox, "the pool should have had a running sandbox"
     judge.close()
-    # After the suite: no process and no cgroup of this pool is left behind.
-    leftovers = sorted(set(_descendants(os.getpid())) - baseline)
-    described = {pid: _describe(pid) for pid in leftovers}
-    assert leftovers == [], f"processes left behind: {described}"
-    assert set(_own_cgroups()) - cgroups_before == set()
+    # Killed processes of the pid namespace are reaped by the host's init: exited (zombie)
+    # counts as gone, still running does not.
+    alive = {pid: _describe(pid) for pid in sandbox if procs.is_running(pid)}
+    assert alive == {}, f"processes left behind: {alive}"
+    assert [path for path in cgroups if pathlib.Path(path).exists()] == []
 
 
 @pytest.fixture

@@ -7,11 +7,13 @@ run, without its sandbox.
 from __future__ import annotations
 
 import collections.abc
+import pathlib
 import shutil
 
 import pytest
 
 from judge.python import PythonJudge
+from judge.sandbox import procs
 
 
 def require_bubblewrap() -> None:
@@ -28,4 +30,9 @@ def python_judge() -> collections.abc.Iterator[PythonJudge]:
     require_bubblewrap()
     judge = PythonJudge(size=1)
     yield judge
+    sandbox = judge.sandbox_pids()
+    cgroups = judge.cgroup_dirs()
     judge.close()
+    # Nothing of the pool survives it: no process, no cgroup.
+    assert [pid for pid in sandbox if procs.is_running(pid)] == []
+    assert [path for path in cgroups if pathlib.Path(path).exists()] == []

@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: ImportError: import of 'redis' is not allowed
+# detail: ModuleNotFoundError: import of 'redis' is not allowed
 import redis
 
 

@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: ImportError: import of 'django' is not allowed
+# detail: ModuleNotFoundError: import of 'django' is not allowed
 import importlib.machinery
 import sys
 
