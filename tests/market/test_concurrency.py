@@ -38,6 +38,9 @@ def run_threads(target, count: int) -> list[str]:
 
     def body(index: int) -> None:
         try:
+            # A lock wait longer than this is a hang: fail with an error instead of blocking.
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = '30s'")
             start.wait(timeout=30)
             target(index)
         except Exception:

@@ -532,6 +532,25 @@ def test_a_bid_scans_past_many_orders_it_may_not_trade_with(market):
     assert_market_invariants()
 
 
+def test_the_scan_keeps_price_time_order_across_chunks(market):
+    """70 asks to pass over at rising prices (two chunks), with legal asks inside the run."""
+    mine = market.accepted()
+    me = mine.solver
+    grant_demo_credits(user=me, amount_minor=10_000)
+    for price in range(100, 170):
+        place_ask(seller=me, solution=mine, price=demo(price), quantity=1)
+    later = market.accepted()
+    at_150 = place_ask(seller=later.solver, solution=later, price=demo(150), quantity=1)
+    early = market.accepted()
+    at_120 = place_ask(seller=early.solver, solution=early, price=demo(120), quantity=1)
+    place_bid(buyer=me, problem=market.problem, price=demo(200), quantity=2)
+    assert list(Trade.objects.order_by("id").values_list("ask_id", "price_minor")) == [
+        (at_120.pk, 120),
+        (at_150.pk, 150),
+    ]
+    assert_market_invariants()
+
+
 # --- cancel -----------------------------------------------------------------------------------
 
 
