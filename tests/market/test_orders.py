@@ -352,6 +352,36 @@ def test_the_fee_is_rounded_down_and_goes_to_the_platform(market, price, fee):
     assert_market_invariants()
 
 
+def test_usd_proceeds_wait_in_pending_for_the_hold_window(settings):
+    """USD sale proceeds go to the seller's PENDING account (market.payments owns the window)."""
+    from market.payments.models import ProceedsHold
+    from market.services.ledger import get_system_account, get_user_account, transfer
+
+    settings.PROCEEDS_HOLD_WINDOW_S = 3600
+    market = Market(currency=Currency.USD)
+    buyer = UserFactory()
+    clearing = get_system_account(currency=Currency.USD, kind=AccountKind.STRIPE_CLEARING)
+    wallet = get_user_account(user_id=buyer.pk, currency=Currency.USD, kind=AVAILABLE)
+    transfer(kind="deposit", currency=Currency.USD, legs=[(clearing, -5_000), (wallet, 5_000)])
+    place_bid(buyer=buyer, problem=market.problem, price=Money(2_000, Currency.USD), quantity=1)
+    solution = market.accepted()
+    place_ask(
+        seller=solution.solver, solution=solution, price=Money(1_500, Currency.USD), quantity=1
+    )
+    trade = Trade.objects.get()
+    assert (trade.price_minor, trade.fee_minor, trade.currency) == (2_000, 100, "USD")
+    assert legs(trade.ledger_transaction) == {
+        (buyer.pk, HELD, -2_000),
+        (solution.solver_id, AccountKind.PENDING, 1_900),
+        (None, FEES, 100),
+    }
+    assert balance(solution.solver, currency="USD") == 0
+    assert balance(solution.solver, AccountKind.PENDING, currency="USD") == 1_900
+    hold = ProceedsHold.objects.get()
+    assert (hold.trade_id, hold.amount_minor) == (trade.pk, 1_900)
+    assert_market_invariants()
+
+
 def test_no_trade_when_prices_do_not_cross(market):
     buyer = funded()
     bid = place_bid(buyer=buyer, problem=market.problem, price=demo(499), quantity=1)
