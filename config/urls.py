@@ -1,7 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
+
+from market.api import errors as api_errors
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,6 +16,8 @@ urlpatterns = [
         SpectacularSwaggerView.as_view(url_name="api-schema", permission_classes=[AllowAny]),
         name="api-docs",
     ),
+    # Anything else under /api/ is a JSON 404, in DEBUG too (Django's debug 404 page is HTML).
+    re_path(r"^api/", api_errors.api_not_found),
     path("payments/", include("market.payments.urls")),
     path("", include("market.urls")),
 ]

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -117,6 +118,12 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("not-found", "not found"), status=404)
     return defaults.page_not_found(request, exception or Http404())
+
+
+@csrf_exempt  # a 404 changes nothing; without this a POST gets Django's HTML CSRF page
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """The catch-all route under /api/: no such endpoint."""
+    return JsonResponse(error_body("not-found", "no such endpoint"), status=404)
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
