@@ -1,9 +1,10 @@
 """Per-verdict memory and process limits with cgroups (v1 or v2, whichever the host offers).
 
-One :class:`CgroupSlot` belongs to one zygote and is reused by its verdicts one after the
-other: the verdict child is moved in before it reads its job, the limits are set and the peak
-counter reset before the job is written, and anything left inside is killed after the verdict.
-Slots are created below the worker's own cgroup, so the worker's own limits still hold.
+One :class:`CgroupSlot` per verdict: created when the host takes a pre-forked child, which is
+moved in before it reads its job; the limits are set before the job is written; after the
+verdict anything left inside is killed and the cgroup removed (v1 hands its page-cache charges
+to the parent). Slots live below the worker's own cgroup (v1) or beside it (v2), so the
+worker's own limits still hold.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ class CgroupSlot:
     def remove(self) -> None:
         raise NotImplementedError
 
+    def try_remove(self) -> bool:
+        """One attempt at removing the (empty) cgroup; True when it is gone."""
+        raise NotImplementedError
+
     def kill_all(self) -> None:
         for _ in range(50):
             pids = self.procs()
@@ -154,6 +159,17 @@ class CgroupV1Slot(CgroupSlot):
                 found.update(int(x) for x in (directory / "cgroup.procs").read_text().split())
         return sorted(found)
 
+    def try_remove(self) -> bool:
+        gone = True
+        for directory in (self.memory, self.pids):
+            try:
+                directory.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                gone = False
+        return gone
+
     def remove(self) -> None:
         self.kill_all()
         for directory in (self.memory, self.pids):
@@ -224,6 +240,15 @@ class CgroupV2Slot(CgroupSlot):
             _write(self.path / "cgroup.kill", "1")
         super().kill_all()
 
+    def try_remove(self) -> bool:
+        try:
+            self.path.rmdir()
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        return True
+
     def remove(self) -> None:
         self.kill_all()
         for _ in range(100):
@@ -247,11 +272,18 @@ def _pid_alive(pid: int) -> bool:
     return os.path.exists(f"/proc/{pid}")
 
 
+_cleaned: set[pathlib.Path] = set()
+
+
 def remove_stale_slots(directory: pathlib.Path) -> None:
     """Remove empty slots left by dead workers (``fmjudge-<pid>-<n>`` whose pid is gone).
 
     A worker killed without running its atexit handlers leaves its (empty) slot folders.
+    Done once per folder and process.
     """
+    if directory in _cleaned:
+        return
+    _cleaned.add(directory)
     with contextlib.suppress(OSError):
         for entry in directory.iterdir():
             parts = entry.name.split("-")

@@ -2,7 +2,7 @@
 
 The zygote (``judge/python/harness.py``) runs inside bubblewrap and keeps one verdict child
 forked ahead of time. Per verdict the host: learns the child's host pid (SO_PASSCRED),
-pins it with a pidfd, moves it into the zygote's cgroup slot, sets the memory/pids limits and
+pins it with a pidfd, moves it into a fresh cgroup of its own, sets the memory/pids limits and
 the CPU rlimit, writes the job straight into the child's job pipe (the zygote never sees job
 data), then watches the result pipe, the capped output pipe, the zygote's exit report and the
 wall clock, killing the child on a timeout or an output flood.
@@ -142,7 +142,18 @@ class Zygote:
         self._sock: socket.socket | None = None
         self._pending: list[tuple[dict[str, Any], list[int]]] = []
         self._child: _Child | None = None
-        self._cgroup: CgroupSlot | None = create_slot(_next_name()) if use_cgroup else None
+        # One fresh cgroup per verdict (mkdir + rmdir cost ~0.1 ms on cgroup v1): its peak
+        # counter and OOM count are the verdict's alone, and the page cache it charged is
+        # handed to the worker's cgroup when it is removed. Probe once whether we can.
+        self._use_cgroup = use_cgroup
+        self._cgroup_kind: str | None = None
+        if use_cgroup:
+            probe = create_slot(_next_name())
+            if probe is not None:
+                self._cgroup_kind = probe.kind
+                probe.remove()
+        self._cgroup: CgroupSlot | None = None  # the slot of the child taken, if any
+        self._retired: list[CgroupSlot] = []  # slots whose removal has to be retried
         try:
             self._start()
         except BaseException:
@@ -151,7 +162,7 @@ class Zygote:
 
     @property
     def cgroup_kind(self) -> str | None:
-        return self._cgroup.kind if self._cgroup else None
+        return self._cgroup_kind
 
     @property
     def host_pids(self) -> list[int]:
@@ -222,19 +233,20 @@ class Zygote:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        if self._cgroup is not None:
-            self._cgroup.remove()
-            self._cgroup = None
+        for slot in [*([self._cgroup] if self._cgroup else []), *self._retired]:
+            slot.remove()
+        self._cgroup = None
+        self._retired.clear()
 
     def cgroup_dirs(self) -> list[str]:
-        return self._cgroup.dirs() if self._cgroup is not None else []
+        slots = [*([self._cgroup] if self._cgroup else []), *self._retired]
+        return [path for slot in slots for path in slot.dirs()]
 
     def cgroup_procs(self) -> list[int]:
         """Host pids in this zygote's cgroup slot, minus the pre-forked idle child."""
-        if self._cgroup is None:
-            return []
+        slots = [*([self._cgroup] if self._cgroup else []), *self._retired]
         idle = {self._child.host_pid} if self._child is not None else set()
-        return [pid for pid in self._cgroup.procs() if pid not in idle]
+        return [pid for slot in slots for pid in slot.procs() if pid not in idle]
 
     def is_alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
@@ -298,8 +310,15 @@ class Zygote:
         for fd in (result_r, output_r, job_w):
             os.set_blocking(fd, False)
         child = _Child(ns_pid, host_pid, pidfd, job_w, result_r, output_r)
-        if self._cgroup is not None:
-            self._cgroup.add(host_pid)
+        if self._cgroup_kind is not None:
+            slot = create_slot(_next_name())
+            if slot is None:
+                os.close(pidfd)
+                for fd in (job_w, result_r, output_r):
+                    os.close(fd)
+                raise SandboxUnavailable("could not create the verdict's cgroup")
+            self._cgroup = slot
+            slot.add(host_pid)
         self._child = child
         return child
 
@@ -338,9 +357,7 @@ class Zygote:
         cpu_s = max(1, math.ceil(request.time_limit_s)) + 1
         if self._cgroup is not None:
             self._cgroup.prepare(memory_bytes=memory_bytes, max_pids=MAX_PIDS)
-            oom_before = self._cgroup.oom_kills()
         else:
-            oom_before = 0
             # No cgroup on this host: cap the data segment above what the child already maps.
             base = _vm_data_bytes(child.host_pid) or 0
             resource.prlimit(child.host_pid, resource.RLIMIT_DATA, (base + memory_bytes,) * 2)
@@ -463,7 +480,8 @@ class Zygote:
         if self._cgroup is not None:
             self._cgroup.kill_all()
             peak = self._cgroup.peak_bytes()
-            oom = self._cgroup.oom_kills() > oom_before
+            oom = self._cgroup.oom_kills() > 0
+            self._retire_slot()
         cpu = float(exit_report["cpu_s"]) if exit_report else None
         # Without a cgroup there is no honest per-verdict figure (ru_maxrss counts the pages
         # shared with the zygote), so max_memory_mb stays null.
@@ -478,6 +496,17 @@ class Zygote:
             peak_memory_bytes=peak,
             output_head=bytes(output_head),
         )
+
+    def _retire_slot(self) -> None:
+        """Remove the finished verdict's cgroup now, or later if the kernel is not done."""
+        if self._cgroup is not None:
+            self._retired.append(self._cgroup)
+            self._cgroup = None
+        still: list[CgroupSlot] = []
+        for slot in self._retired:
+            if not slot.try_remove():
+                still.append(slot)
+        self._retired = still
 
     @staticmethod
     def _read_some(fd: int) -> bytes | None:
