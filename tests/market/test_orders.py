@@ -21,6 +21,7 @@ from market.exceptions import (
     SolutionNotAccepted,
 )
 from market.models import (
+    Account,
     AccountKind,
     Entitlement,
     LedgerTransaction,
@@ -349,6 +350,11 @@ def test_the_fee_is_rounded_down_and_goes_to_the_platform(market, price, fee):
     if fee:
         expected.add((None, FEES, fee))
     assert legs(trade.ledger_transaction) == expected
+    # The fee account is a system account: never updated (no hot row), its postings are its
+    # balance.
+    fees = Account.objects.get(owner=None, currency="DEMO", kind=FEES)
+    assert fees.balance_minor == 0
+    assert list(fees.postings.values_list("amount_minor", flat=True)) == ([fee] if fee else [])
     assert_market_invariants()
 
 
