@@ -191,3 +191,42 @@ def test_first_orders_of_fresh_users_on_many_problems_do_not_deadlock():
     assert [balance(s) for s in sellers] == [8 * (10 - 0)] * 4  # fee of 10 at 5 % rounds to 0
     assert [balance(b) for b in buyers] == [1_000 - 40] * 8
     assert_market_invariants()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_problem_is_serialised_while_another_trades_in_parallel():
+    """While a transaction holds problem A's book lock, B trades freely and A waits."""
+    from django.db import OperationalError, transaction
+
+    from market.services.orders import _lock_problem
+
+    a, b = Market(), Market()
+    buyer = UserFactory()
+    grant_demo_credits(user=buyer, amount_minor=1_000)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_a(index: int) -> None:
+        with transaction.atomic():
+            _lock_problem(a.problem.pk)
+            locked.set()
+            assert release.wait(timeout=60)
+
+    holder = threading.Thread(target=lambda: run_threads(hold_a, 1), daemon=True)
+    holder.start()
+    assert locked.wait(timeout=30)
+    try:
+        on_b = place_bid(buyer=buyer, problem=b.problem, price=demo(100), quantity=1)
+        assert on_b.status == "open"
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '300ms'")
+        with pytest.raises(OperationalError, match="lock timeout"):
+            place_bid(buyer=buyer, problem=a.problem, price=demo(100), quantity=1)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    finally:
+        release.set()
+        holder.join(timeout=30)
+    on_a = place_bid(buyer=buyer, problem=a.problem, price=demo(100), quantity=1)
+    assert on_a.status == "open"
+    assert (balance(buyer), Order.objects.count()) == (800, 2)
+    assert_market_invariants()
