@@ -26,6 +26,12 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2 at full strength costs ~0.3 s per user; tests are not about hashing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker (in a thread, solo pool) on the real Redis broker from settings.

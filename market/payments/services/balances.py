@@ -16,6 +16,7 @@ from market.services.ledger import (
     Leg,
     get_system_account,
     get_user_account,
+    get_user_accounts,
     lock_accounts,
     record_transaction,
 )
@@ -38,7 +39,10 @@ def lock_usd_accounts(
 
     Precondition: inside ``transaction.atomic``.
     """
-    accounts = {kind: usd_account(user_id, kind) for kind in kinds}
+    # Created in the ledger's one global order, so first-time creation cannot deadlock
+    # with the matching engine creating the same user's accounts.
+    created = get_user_accounts(keys=[(user_id, kind) for kind in kinds], currency=Currency.USD)
+    accounts = {kind: created[(user_id, kind)] for kind in kinds}
     return accounts, lock_accounts(accounts.values())
 
 
