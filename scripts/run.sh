@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
-mkdir -p var/broker/out var/broker/processed
+mkdir -p var/broker/out var/broker/processed var/broker/control
 
 $PY manage.py migrate --noinput
 $PY manage.py load_demo
