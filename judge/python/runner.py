@@ -146,9 +146,13 @@ class PythonJudge:
         *,
         use_cgroup: bool = True,
         seccomp_program: bytes | None = None,
+        recycle_after: int = RECYCLE_AFTER_JOBS,
     ) -> None:
         """``use_cgroup``/``seccomp_program`` exist for tests that weaken a layer on purpose."""
         self.size = size or limits.pool_size()
+        self.recycle_after = recycle_after
+        # Replacements for recycled zygotes, started in the background.
+        self._warming: list[concurrent.futures.Future[Zygote]] = []
         self._use_cgroup = use_cgroup
         self._seccomp_program = seccomp_program
         self._idle: queue.LifoQueue[Zygote] = queue.LifoQueue()
@@ -162,18 +166,45 @@ class PythonJudge:
             max_workers=1, thread_name_prefix="judge-zygote-spawner"
         )
 
-    def _new_zygote(self) -> Zygote:
-        max_cpu_s = math.ceil(limits.max_time_s()) + 1
-        future = self._spawner.submit(
-            Zygote,
-            max_cpu_s=max_cpu_s,
+    def _spawn(self) -> Zygote:
+        """Runs on the spawner thread."""
+        zygote = Zygote(
+            max_cpu_s=math.ceil(limits.max_time_s()) + 1,
             use_cgroup=self._use_cgroup,
             seccomp_program=self._seccomp_program,
         )
-        zygote = future.result()
         with self._lock:
             self._all.append(zygote)
         return zygote
+
+    def _new_zygote(self) -> Zygote:
+        return self._spawner.submit(self._spawn).result()
+
+    def _checkout(self) -> Zygote:
+        """An idle zygote, a replacement being warmed up, or a new one (caller holds a slot)."""
+        while True:
+            try:
+                zygote = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            if zygote.is_alive():
+                return zygote
+            self._discard(zygote)  # died while idle: do not fail a verdict for it
+        with self._lock:
+            future = self._warming.pop(0) if self._warming else None
+        if future is not None:
+            return future.result()
+        return self._new_zygote()
+
+    def _checkin(self, zygote: Zygote) -> None:
+        if zygote.jobs_done >= self.recycle_after or not zygote.is_alive():
+            self._discard(zygote)
+            # Warm the replacement in the background: the next verdict should not pay a cold
+            # start (seconds) on its critical path.
+            with self._lock:
+                self._warming.append(self._spawner.submit(self._spawn))
+        else:
+            self._idle.put(zygote)
 
     def _discard(self, zygote: Zygote) -> None:
         with self._lock:
@@ -186,10 +217,7 @@ class PythonJudge:
         zygotes = []
         for _ in range(self.size):
             self._slots.acquire()
-            try:
-                zygotes.append(self._idle.get_nowait())
-            except queue.Empty:
-                zygotes.append(self._new_zygote())
+            zygotes.append(self._checkout())
         for zygote in zygotes:
             zygote.prepare()
             self._idle.put(zygote)
@@ -210,10 +238,7 @@ class PythonJudge:
         self._slots.acquire()
         zygote: Zygote | None = None
         try:
-            try:
-                zygote = self._idle.get_nowait()
-            except queue.Empty:
-                zygote = self._new_zygote()
+            zygote = self._checkout()
             result = zygote.run(request)
         except SandboxUnavailable as exc:
             if zygote is not None:
@@ -233,10 +258,7 @@ class PythonJudge:
             )
         finally:
             if zygote is not None:
-                if zygote.jobs_done >= RECYCLE_AFTER_JOBS or not zygote.is_alive():
-                    self._discard(zygote)
-                else:
-                    self._idle.put(zygote)
+                self._checkin(zygote)
             self._slots.release()
         return to_verdict(
             result,
@@ -280,15 +302,15 @@ class PythonJudge:
             zygotes = list(self._all)
         return [pid for zygote in zygotes for pid in zygote.cgroup_procs()]
 
-    def sandbox_pids(self) -> list[int]:
-        """Host pids of every process of this pool's sandboxes (bwrap trees)."""
+    def sandbox_processes(self) -> list[procs.ProcessId]:
+        """Every process of this pool's sandboxes (bwrap trees), as (pid, start time)."""
         with self._lock:
             zygotes = list(self._all)
         found: list[int] = []
         for zygote in zygotes:
             for root in zygote.host_pids:
                 found += [root, *procs.descendants(root)]
-        return found
+        return procs.identify(found)
 
     def cgroup_dirs(self) -> list[str]:
         """The cgroup folders of this pool's slots."""
@@ -301,13 +323,20 @@ class PythonJudge:
             return bool(self._all) and all(z.cgroup_kind is not None for z in self._all)
 
     def close(self) -> None:
+        if os.getpid() != self._pid:
+            return  # a forked copy: the zygotes belong to the parent process
+        # Let a replacement being started finish, so that it is closed too.
+        with self._lock:
+            warming = list(self._warming)
+            self._warming.clear()
+        concurrent.futures.wait(warming)
         with self._lock:
             zygotes = list(self._all)
             self._all.clear()
-        if os.getpid() == self._pid:
-            for zygote in zygotes:
-                zygote.close()
-            self._spawner.shutdown(wait=False)
+        for zygote in zygotes:
+            zygote.close()
+        # Last: the spawner thread's exit is what bwrap --die-with-parent watches.
+        self._spawner.shutdown(wait=True)
 
 
 _default: PythonJudge | None = None

@@ -58,11 +58,31 @@ def kill_tree(root: int, timeout_s: float = 5.0) -> None:
             os.close(pidfd)
 
 
-def is_running(pid: int) -> bool:
-    """True if ``pid`` exists and is not a zombie (exited, waiting to be reaped)."""
+ProcessId = tuple[int, int]  # (pid, start time in clock ticks): survives pid reuse
+
+
+def _stat_fields(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as handle:
-            state = handle.read().rsplit(")", 1)[1].split()[0]
+            return handle.read().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
+        return None
+
+
+def identify(pids: list[int]) -> list[ProcessId]:
+    """Pair each live pid with its start time, so a later check is not fooled by pid reuse."""
+    found: list[ProcessId] = []
+    for pid in pids:
+        fields = _stat_fields(pid)
+        if fields is not None:
+            found.append((pid, int(fields[19])))
+    return found
+
+
+def is_running(process: ProcessId) -> bool:
+    """True if that very process exists and is not a zombie (exited, waiting to be reaped)."""
+    pid, started = process
+    fields = _stat_fields(pid)
+    if fields is None or int(fields[19]) != started:
         return False
-    return state not in ("Z", "X")
+    return fields[0] not in ("Z", "X")

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -153,6 +154,11 @@ class Zygote:
                 self._cgroup_kind = probe.kind
                 probe.remove()
         self._cgroup: CgroupSlot | None = None  # the slot of the child taken, if any
+        # A pidfd of the sandbox's pid-namespace init (bwrap inside): killing it kills every
+        # process of the sandbox, and it becomes readable only once they are all gone. Held
+        # for the zygote's lifetime, so it cannot be fooled by pid reuse or by the tree being
+        # re-parented (bwrap outside dies with the thread that started it).
+        self._ns_init_pidfd: int | None = None
         self._retired: list[CgroupSlot] = []  # slots whose removal has to be retried
         try:
             self._start()
@@ -201,6 +207,18 @@ class Zygote:
         if message is None or message.get("event") != "zygote":
             detail = str(message.get("detail")) if message else self._stderr_tail()
             raise SandboxUnavailable(f"the sandboxed zygote did not start: {detail}")
+        self._ns_init_pidfd = self._find_ns_init(self._process.pid)
+
+    @staticmethod
+    def _find_ns_init(bwrap_pid: int) -> int:
+        """pidfd of the process that is pid 1 of the sandbox's pid namespace."""
+        for pid in procs.descendants(bwrap_pid):
+            if _ns_pid_of(pid) == 1:
+                pidfd = os.pidfd_open(pid)
+                if _ns_pid_of(pid) == 1:  # still the same process once pinned
+                    return pidfd
+                os.close(pidfd)
+        raise SandboxUnavailable("could not find the sandbox's pid-namespace init")
 
     def _stderr_tail(self) -> str:
         process = self._process
@@ -221,9 +239,16 @@ class Zygote:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self._pending.clear()
+        if self._ns_init_pidfd is not None:
+            # Killing the namespace's init kills every process in it; its pidfd turns readable
+            # once they have all exited. Nothing of the sandbox may outlive close().
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self._ns_init_pidfd, signal.SIGKILL)
+            select.select([self._ns_init_pidfd], [], [], 10.0)
+            os.close(self._ns_init_pidfd)
+            self._ns_init_pidfd = None
         if self._process is not None:
-            # Kill the whole tree (bwrap, its pid-namespace init, the zygote, a pre-forked
-            # child) and wait for each: nothing of the sandbox may outlive close().
+            # And bwrap outside, with anything still below it.
             procs.kill_tree(self._process.pid)
             with contextlib.suppress(Exception):
                 self._process.wait(timeout=10)

@@ -32,13 +32,13 @@ def redteam_judge() -> collections.abc.Iterator[PythonJudge]:
     yield judge
     # After the suite: no process and no cgroup of this pool is left behind. (Other pools in
     # this pytest process -- the judge tests', the process-wide one -- are not ours to check.)
-    sandbox = judge.sandbox_pids()
+    sandbox = judge.sandbox_processes()
     cgroups = judge.cgroup_dirs()
     assert sandbox, "the pool should have had a running sandbox"
     judge.close()
     # Killed processes of the pid namespace are reaped by the host's init: exited (zombie)
     # counts as gone, still running does not.
-    alive = {pid: _describe(pid) for pid in sandbox if procs.is_running(pid)}
+    alive = {pid: _describe(pid) for pid, started in sandbox if procs.is_running((pid, started))}
     assert alive == {}, f"processes left behind: {alive}"
     assert [path for path in cgroups if pathlib.Path(path).exists()] == []
 

@@ -30,9 +30,9 @@ def python_judge() -> collections.abc.Iterator[PythonJudge]:
     require_bubblewrap()
     judge = PythonJudge(size=1)
     yield judge
-    sandbox = judge.sandbox_pids()
+    sandbox = judge.sandbox_processes()
     cgroups = judge.cgroup_dirs()
     judge.close()
     # Nothing of the pool survives it: no process, no cgroup.
-    assert [pid for pid in sandbox if procs.is_running(pid)] == []
+    assert [process for process in sandbox if procs.is_running(process)] == []
     assert [path for path in cgroups if pathlib.Path(path).exists()] == []

@@ -7,7 +7,7 @@ import concurrent.futures
 import pytest
 
 from judge.python import PythonJob, PythonJudge, judge_python, run_selftest
-from judge.sandbox import SandboxUnavailable, seccomp
+from judge.sandbox import SandboxUnavailable, procs, seccomp
 from judge.verdict import MAX_SOLUTION_BYTES
 
 ECHO = '"""Echo."""\ndef verify(solution, rng):\n    return solution == "ok"\n'
@@ -158,3 +158,19 @@ def test_without_cgroups_memory_is_capped_by_the_data_rlimit() -> None:
 
     assert _outcome(over) == ("REJECTED", "MEMORY_LIMIT")
     assert _outcome(under) == ("ACCEPTED", None)
+
+
+def test_a_recycled_zygote_is_replaced_in_the_background_and_leaves_nothing() -> None:
+    judge = PythonJudge(size=1, recycle_after=3)
+    try:
+        first = judge.judge(PythonJob(ECHO, "ok", seed=0))
+        first_sandbox = set(judge.sandbox_processes())
+        rest = [judge.judge(PythonJob(ECHO, "ok", seed=i)) for i in range(1, 5)]
+        second_sandbox = set(judge.sandbox_processes())
+    finally:
+        judge.close()
+
+    assert [v.verdict.value for v in [first, *rest]] == ["ACCEPTED"] * 5
+    assert len(first_sandbox) >= 3  # bwrap, its pid-namespace init, the zygote (+ idle child)
+    assert first_sandbox.isdisjoint(second_sandbox)
+    assert [p for p in first_sandbox | second_sandbox if procs.is_running(p)] == []
