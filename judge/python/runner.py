@@ -60,7 +60,8 @@ def _returned(type_name: str) -> str:
         return "verify returned False"
     if type_name == "NoneType":
         return "verify returned None"
-    return f"verify returned a {type_name}, not True"
+    article = "an" if type_name[:1].lower() in "aeiou" else "a"
+    return f"verify returned {article} {type_name}, not True"
 
 
 def to_verdict(

@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED WRONG_ANSWER
-# detail: verify returned a int, not True
+# detail: verify returned an int, not True
 
 
 def verify(solution, rng):
