@@ -10,9 +10,10 @@ Public API (used by the Celery glue, the publishing workflow, demo problems and 
 from judge.python.job import PythonJob
 from judge.python.runner import PythonJudge, judge_python
 from judge.python.selftest import run_selftest
-from judge.python.static import StaticReport, static_check
+from judge.python.static import InjectionFlow, StaticReport, static_check
 
 __all__ = [
+    "InjectionFlow",
     "PythonJob",
     "PythonJudge",
     "StaticReport",
