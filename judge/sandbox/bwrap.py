@@ -27,6 +27,9 @@ SANDBOX_ENV: dict[str, str] = {
 }
 
 
+SANDBOX_DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
+
+
 def find_bwrap() -> str:
     path = shutil.which("bwrap") or ("/usr/bin/bwrap" if os.path.exists("/usr/bin/bwrap") else None)
     if path is None:
@@ -66,13 +69,13 @@ def build_argv(rootfs: RootFs, control_fd: int) -> list[str]:
     for hidden in rootfs.hidden_dirs:
         # An empty, read-only directory over the base interpreter's site-packages.
         argv += ["--tmpfs", hidden, "--remount-ro", hidden]
+    # Four device nodes and nothing else: bwrap's --dev would add /dev/shm (writable unless
+    # remounted), /dev/pts with ptmx (ptys) and /dev/tty. The folder is part of the root,
+    # which is remounted read-only below.
+    argv += ["--dir", "/dev"]
+    for device in SANDBOX_DEVICES:
+        argv += ["--dev-bind", device, device]
     argv += [
-        # /dev/null and /dev/urandom are all a verifier needs; bwrap's --dev gives a minimal
-        # /dev, and it must be made read-only or /dev/shm stays writable.
-        "--dev",
-        "/dev",
-        "--remount-ro",
-        "/dev",
         "--chdir",
         "/",
         # bwrap's own root is a tmpfs: make it read-only too. No writable directory anywhere.

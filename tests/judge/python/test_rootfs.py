@@ -61,12 +61,16 @@ def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
         assert flag in argv
     assert argv[argv.index("--uid") + 1] == "65534"
     assert argv[argv.index("--gid") + 1] == "65534"
-    assert "--bind" not in argv and "--dev-bind" not in argv and "--proc" not in argv
+    assert "--bind" not in argv and "--dev" not in argv and "--proc" not in argv
     separator = argv.index("--")
     options = argv[:separator]
     remounted = {options[i + 1] for i, arg in enumerate(options) if arg == "--remount-ro"}
     tmpfs = {options[i + 1] for i, arg in enumerate(options) if arg == "--tmpfs"}
-    assert {"/", "/dev"} | tmpfs <= remounted
+    devices = [
+        (options[i + 1], options[i + 2]) for i, arg in enumerate(options) if arg == "--dev-bind"
+    ]
+    assert {"/"} | tmpfs <= remounted
+    assert devices == [(d, d) for d in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")]
     assert argv[separator + 1 :] == [
         os.path.realpath(sys.executable), "-I", "-S", "-B", SANDBOX_HARNESS, "7",
     ]  # fmt: skip
