@@ -218,10 +218,6 @@ class CgroupV2Slot(CgroupSlot):
                 _write(self.path / "memory.swap.max", "0")
             _write(self.path / "pids.max", str(max_pids))
             self._limits = (memory_bytes, max_pids)
-        with contextlib.suppress(OSError):
-            # Resettable since Linux 6.12; on older kernels the peak is the slot's lifetime
-            # peak, an over-estimate (documented in docs/python-judge.md).
-            _write(self.path / "memory.peak", "0")
 
     def peak_bytes(self) -> int | None:
         return _read_int(self.path / "memory.peak")
