@@ -1,4 +1,4 @@
-"""cgroup slots. v1 runs for real on this host; v2 is exercised on a fake tree (files only)."""
+"""cgroup slots: a real one on this host (v1 here), and v2's layout logic on a fake tree."""
 
 from __future__ import annotations
 
@@ -10,21 +10,25 @@ import pytest
 from judge.sandbox import cgroup
 
 
-def test_v1_slot_sets_limits_and_disappears() -> None:
+def test_a_real_slot_sets_limits_and_disappears() -> None:
     slot = cgroup.create_slot(f"fmjudge-{os.getpid()}-test")
-    if slot is None or slot.kind != "v1":
-        pytest.fail("this host has cgroup v1 memory and pids controllers: the slot must work")
-    memory, pids = (pathlib.Path(path) for path in slot.dirs())
+    if slot is None:
+        pytest.fail(
+            "no usable cgroup memory+pids controller (v1 or v2): the judge would measure "
+            "memory with the rlimit fallback; see docs/python-judge.md"
+        )
+    folders = [pathlib.Path(path) for path in slot.dirs()]
     try:
         slot.prepare(memory_bytes=64 << 20, max_pids=16)
+        limit_file = "memory.limit_in_bytes" if slot.kind == "v1" else "memory.max"
 
-        assert (memory / "memory.limit_in_bytes").read_text().strip() == str(64 << 20)
-        assert (pids / "pids.max").read_text().strip() == "16"
+        assert (folders[0] / limit_file).read_text().strip() == str(64 << 20)
+        assert (folders[-1] / "pids.max").read_text().strip() == "16"
         assert slot.procs() == []
         assert slot.oom_kills() == 0
     finally:
         assert slot.try_remove() is True
-    assert not memory.exists() and not pids.exists()
+    assert [folder for folder in folders if folder.exists()] == []
 
 
 def test_v2_slot_lives_beside_the_workers_leaf(
