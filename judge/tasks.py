@@ -11,11 +11,35 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.conf import settings
 
 from market.services.solutions import claim_solution, record_verdict, release_solution
 
 logger = logging.getLogger(__name__)
+
+
+@worker_init.connect
+def refuse_to_start_without_a_sandbox(sender: object, **kwargs: object) -> None:
+    """Before a worker that judges Python takes a job, run the sandbox's canaries.
+
+    If any layer is missing (no bubblewrap, seccomp not enforced, a socket opens, ...) the
+    worker stops here, loudly, instead of judging. Celery logs and swallows ordinary
+    exceptions from signal handlers, so this raises SystemExit.
+    """
+    queues = getattr(getattr(sender, "app", None), "amqp", None)
+    consumed = queues.queues.consume_from if queues is not None else None
+    if consumed is not None and "judge-python" not in consumed:
+        return  # e.g. the Lean worker: no Python verdicts there
+    from judge.python import run_selftest
+    from judge.sandbox import SandboxUnavailable
+
+    try:
+        run_selftest()
+    except SandboxUnavailable as exc:
+        logger.critical("%s", exc)
+        raise SystemExit(f"refusing to start the judge worker: {exc}") from exc
+    logger.info("Python judge self-test passed: every sandbox layer is in place")
 
 
 class JudgeUnavailable(Exception):

@@ -10,6 +10,12 @@ mkdir -p var/broker/out var/broker/processed var/broker/control
 $PY manage.py migrate --noinput
 $PY manage.py load_demo
 
+if [ "$(id -u)" -ne 0 ] && [ -z "${JUDGE_PYTHON_ALLOW_NO_CGROUP:-}" ]; then
+  # Per-verdict memory cgroups need root; a developer's own machine falls back to rlimits.
+  echo "Not root: the Python judge measures memory with RLIMIT_DATA instead of a cgroup."
+  export JUDGE_PYTHON_ALLOW_NO_CGROUP=1
+fi
+
 pids=()
 cleanup() {
   trap - INT TERM EXIT

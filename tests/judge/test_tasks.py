@@ -100,3 +100,32 @@ def test_lean_solution_stays_pending_with_a_reason_without_a_toolchain(monkeypat
     assert solution.status == SolutionStatus.PENDING
     assert solution.pending_reason.startswith("Lean judging is unavailable: ")
     assert not VerdictRecord.objects.filter(solution=solution).exists()
+
+
+def test_worker_refuses_to_start_when_the_sandbox_self_test_fails(monkeypatch):
+    from celery.contrib.testing.worker import TestWorkController
+
+    import judge.python
+    from config.celery import app
+    from judge.sandbox import SandboxUnavailable
+
+    def broken():
+        raise SandboxUnavailable("PYTHON JUDGE SELF-TEST FAILED: seccomp is not enforced")
+
+    monkeypatch.setattr(judge.python, "run_selftest", broken)
+    with pytest.raises(SystemExit, match="seccomp is not enforced"):
+        TestWorkController(app=app, pool="solo", queues=["judge-python"])
+
+
+def test_lean_only_worker_does_not_need_the_python_sandbox(monkeypatch):
+    from celery.contrib.testing.worker import TestWorkController
+
+    import judge.python
+    from config.celery import app
+
+    calls = []
+    monkeypatch.setattr(judge.python, "run_selftest", lambda: calls.append(1))
+    TestWorkController(app=app, pool="solo", queues=["judge-lean"])
+    assert calls == []
+    TestWorkController(app=app, pool="solo", queues=["judge-python"])
+    assert calls == [1]
