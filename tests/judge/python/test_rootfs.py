@@ -8,6 +8,7 @@ import sys
 
 import numpy
 
+import judge.python
 from judge.sandbox import bwrap
 from judge.sandbox.rootfs import SANDBOX_HARNESS, SANDBOX_SITE, build_rootfs
 
@@ -26,19 +27,25 @@ def test_packages_are_bound_one_by_one_into_the_synthetic_site() -> None:
 def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
     rootfs = build_rootfs()
     stdlib = os.path.dirname(os.__file__)
+    harness_binds = [b for b in rootfs.binds if b.dest == SANDBOX_HARNESS]
+    # The harness is the one project file inside, bound alone, wherever the checkout lives.
+    assert [b.source for b in harness_binds] == [
+        str(pathlib.Path(judge.python.__file__).resolve().with_name("harness.py"))
+    ]
     for bind in rootfs.binds:
         source = bind.source
+        if bind.dest == SANDBOX_HARNESS:
+            continue
         allowed = (
             source == os.path.realpath(sys.executable)
             or source == stdlib
             or source.startswith(str(SITE_PACKAGES) + "/")
-            or bind.dest == SANDBOX_HARNESS
             or (".so" in pathlib.Path(source).name and "/lib" in source)
         )
         assert allowed, bind
         if not source.startswith(str(SITE_PACKAGES)):
             assert not source.startswith(("/etc", "/home", "/tmp", "/proc", "/sys", "/var"))
-        if source.startswith("/work/") and bind.dest != SANDBOX_HARNESS:
+        if source.startswith("/work/"):
             assert source.startswith(str(SITE_PACKAGES))
     # The base interpreter's own site-packages is hidden under an empty read-only folder.
     assert rootfs.hidden_dirs == (os.path.join(stdlib, "site-packages"),)
