@@ -12,6 +12,7 @@ import dataclasses
 import os
 import pathlib
 import socket
+import sysconfig
 
 import numpy
 import pytest
@@ -20,6 +21,9 @@ from judge.python import PythonJob, PythonJudge, static_check
 from tests.judge.python.program_cases import ProgramCase, load_cases
 
 ATTACKS = pathlib.Path(__file__).parent / "attacks"
+# The checkout under test, wherever it was cloned: attacks aim at its real source and venv.
+PROJECT_ROOT = str(pathlib.Path(__file__).resolve().parents[2])
+HOST_SITE_PACKAGES = sysconfig.get_paths()["purelib"]  # the venv's, with django & co.
 CASES = load_cases(ATTACKS)
 PWNED_PATHS = [
     pathlib.Path("/tmp/redteam_pwned"),
@@ -49,6 +53,8 @@ def test_attack_is_contained(
     tcp, udp = host_listeners
     source = case.job.verifier_source.replace("{{TCP_PORT}}", str(tcp.getsockname()[1]))
     source = source.replace("{{UDP_PORT}}", str(udp.getsockname()[1]))
+    source = source.replace("{{PROJECT_ROOT}}", PROJECT_ROOT)
+    source = source.replace("{{HOST_SITE_PACKAGES}}", HOST_SITE_PACKAGES)
     job = dataclasses.replace(case.job, verifier_source=source)
     stdlib_os = os.__file__
     before = _stat(stdlib_os)
@@ -72,7 +78,7 @@ def test_attack_is_contained(
     assert redteam_judge.leftover_processes() == []
     # Nothing of the host leaks into the detail shown to the solver (beyond what the program
     # itself named).
-    for marker in ("/work/main", ".venv", "DATABASE_URL", "REDIS_URL"):
+    for marker in (PROJECT_ROOT, ".venv", "DATABASE_URL", "REDIS_URL"):
         if marker not in source:
             assert marker not in verdict.detail
 

@@ -5,5 +5,5 @@
 # expect: REJECTED RUNTIME_ERROR
 # detail: FileNotFoundError
 def verify(solution, rng):
-    open("/work/main/config/settings.py").read()
-    return len(open("/work/main/judge/__init__.py").read()) > 0
+    open("{{PROJECT_ROOT}}/config/settings.py").read()
+    return len(open("{{PROJECT_ROOT}}/judge/__init__.py").read()) > 0

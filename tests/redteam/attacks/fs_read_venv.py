@@ -7,4 +7,4 @@ import os
 
 
 def verify(solution, rng):
-    return "django" in os.listdir("/work/main/.venv/lib/python3.11/site-packages")
+    return "django" in os.listdir("{{HOST_SITE_PACKAGES}}")

@@ -9,7 +9,7 @@ import sys
 
 def verify(solution, rng):
     sys.meta_path[:] = [importlib.machinery.PathFinder]
-    sys.path.insert(0, "/work/main/.venv/lib/python3.11/site-packages")
+    sys.path.insert(0, "{{HOST_SITE_PACKAGES}}")
     sys.modules.pop("django", None)
     import django  # noqa: F401
 
