@@ -6,7 +6,7 @@ ETag / If-None-Match), and, when ACCEPTED, lists an ask for it (by default at th
 on a demo problem it sells to the practice bot at once).
 
     python examples/solver_client.py --base-url http://127.0.0.1:8000 \\
-        --username alice --password '...' --problem factor-391 --solution '17 23'
+        --username alice --password '...' --problem demo-factor-391 --solution '17 23'
 
 Authentication: --token KEY (or FORMALMARKET_TOKEN), or --username/--password, which creates
 a token through POST /api/v1/tokens/ (the key is shown once: keep it). Every write carries an
