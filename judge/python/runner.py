@@ -9,6 +9,8 @@ import os
 import queue
 import secrets
 import signal
+import sys
+import sysconfig
 import threading
 import time
 
@@ -62,6 +64,30 @@ def _returned(type_name: str) -> str:
         return "verify returned None"
     article = "an" if type_name[:1].lower() in "aeiou" else "a"
     return f"verify returned {article} {type_name}, not True"
+
+
+def _host_prefixes() -> list[tuple[str, str]]:
+    """Host locations the sandbox shows at their real paths, longest first, with stand-ins."""
+    pairs = {
+        os.path.realpath(sysconfig.get_paths()["purelib"]): "<site-packages>",
+        os.path.realpath(sys.prefix): "<python>",
+        os.path.realpath(sys.base_prefix): "<python>",
+        sys.prefix: "<python>",
+        sys.base_prefix: "<python>",
+    }
+    return sorted(pairs.items(), key=lambda pair: -len(pair[0]))
+
+
+def redact_host_paths(text: str) -> str:
+    """Hide where the host keeps its interpreter and libraries in text shown to a solver.
+
+    The sandbox binds the interpreter and its stdlib at their host paths, so a traceback or
+    ``os.__file__`` would tell a solver how the judge host is laid out.
+    """
+    for prefix, stand_in in _host_prefixes():
+        if prefix and prefix != "/":
+            text = text.replace(prefix, stand_in)
+    return text
 
 
 def to_verdict(
@@ -132,7 +158,9 @@ def to_verdict(
     if kind == b"M":
         return rejected(Reason.MEMORY_LIMIT, f"MemoryError (limit {memory_limit_mb} MB)", **common)
     if kind == b"E":
-        return rejected(Reason.RUNTIME_ERROR, body[:400] or "exception", **common)
+        return rejected(
+            Reason.RUNTIME_ERROR, redact_host_paths(body)[:400] or "exception", **common
+        )
     return rejected(
         Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
     )
