@@ -11,3 +11,11 @@ def refresh_practice_bids_task() -> int:
     from market.services.bot import refresh_practice_bids
 
     return refresh_practice_bids()
+
+
+@shared_task(name="market.refresh_practice_bid", queue="default", ignore_result=True)
+def refresh_practice_bid_task(*, problem_id: int) -> bool:
+    """Re-place the practice bot's bid on one demo problem right after a fill there."""
+    from market.services.bot import refresh_practice_bid
+
+    return refresh_practice_bid(problem_id=problem_id)

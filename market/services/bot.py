@@ -98,3 +98,15 @@ def refresh_practice_bids() -> int:
         if ensure_practice_bid(bot=bot, problem=problem) is not None:
             count += 1
     return count
+
+
+def refresh_practice_bid(*, problem_id: int) -> bool:
+    """Keep the bot's standing bid on one published demo problem; True if it has one."""
+    problem = Problem.objects.filter(
+        pk=problem_id, is_demo=True, status=ProblemStatus.PUBLISHED
+    ).first()
+    if problem is None:
+        return False
+    bot = get_or_create_bot()
+    fund_bot(bot=bot)
+    return ensure_practice_bid(bot=bot, problem=problem) is not None

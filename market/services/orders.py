@@ -366,6 +366,10 @@ def _place_locked(
             order.closed_at = now
         order.save(update_fields=["remaining", "status", "closed_at"])
     Problem.objects.filter(pk=problem.pk).update(book_sequence=F("book_sequence") + 1)
+    if fills and problem.is_demo:
+        # The practice bot re-bids on the fill itself, not only at its next beat.
+        problem_id = problem.pk
+        transaction.on_commit(lambda: _refresh_practice_bid(problem_id))
     return order
 
 
@@ -475,3 +479,9 @@ def _plan_fills(
             buyers.add(bid.owner_id)
             fills.append(_Fill(bid, bid.owner_id, owner_id, solution_id, bid.price_minor))
     return fills
+
+
+def _refresh_practice_bid(problem_id: int) -> None:
+    from market.tasks import refresh_practice_bid_task
+
+    refresh_practice_bid_task.delay(problem_id=problem_id)

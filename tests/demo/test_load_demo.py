@@ -41,6 +41,15 @@ def snapshot() -> dict[str, object]:
     }
 
 
+def open_bot_bids_on(problem: Problem):
+    return Order.objects.filter(
+        problem=problem,
+        owner__username=bot_service.BOT_USERNAME,
+        side=OrderSide.BID,
+        status=OrderStatus.OPEN,
+    )
+
+
 def bot_open_bids() -> list[Order]:
     return list(
         Order.objects.filter(
@@ -139,3 +148,26 @@ def test_bot_is_topped_up_when_its_funds_run_low():
 def test_the_demo_directory_has_the_python_demos():
     names = {p.name for p in (DEMO_DIR / "python").iterdir() if p.is_dir()}
     assert {"factor-391", "antiderivative", "cubic-root", "petersen-colouring"} <= names
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bot_rebids_right_after_a_fill_without_waiting_for_beat(celery_worker):
+    import time
+
+    call_command("load_demo")
+    problem = Problem.objects.get(slug="demo-factor-391")
+    version = VerifierVersion.objects.get(verifier__problem=problem, is_active=True)
+    seller = UserFactory()
+    solution = accepted_solution(verifier_version=version, solver=seller)
+    first_bid = open_bot_bids_on(problem).get()
+
+    place_ask(seller=seller, solution=solution, price=Money(500, Currency.DEMO), quantity=1)
+
+    assert Trade.objects.get().bid_id == first_bid.pk
+    deadline = time.monotonic() + 20  # the test worker runs no beat: only the fill can do it
+    while not open_bot_bids_on(problem).exists():
+        assert time.monotonic() < deadline, "the bot did not re-bid after the fill"
+        time.sleep(0.1)
+    new_bid = open_bot_bids_on(problem).get()
+    assert new_bid.pk != first_bid.pk and new_bid.price_minor == bot_service.BID_PRICE_MINOR
+    assert Trade.objects.count() == 1
