@@ -136,6 +136,14 @@ JUDGE_PYTHON_MAX_TIME_S = env.float("JUDGE_PYTHON_MAX_TIME_S", default=60.0)
 JUDGE_PYTHON_MAX_MEMORY_MB = env.int("JUDGE_PYTHON_MAX_MEMORY_MB", default=1024)
 JUDGE_LEAN_MAX_TIME_S = env.float("JUDGE_LEAN_MAX_TIME_S", default=600.0)
 JUDGE_LEAN_MAX_MEMORY_MB = env.int("JUDGE_LEAN_MAX_MEMORY_MB", default=8192)
+# PENDING solutions older than this are sent to the judge again (a lost message, retries
+# exhausted, a Lean toolchain that arrived since): a sweep every JUDGE_REQUEUE_EVERY_S.
+JUDGE_REQUEUE_AFTER_S = env.float("JUDGE_REQUEUE_AFTER_S", default=300.0)
+CELERY_BEAT_SCHEDULE["judge-requeue-pending"] = {
+    "task": "market.requeue_pending_solutions",
+    "schedule": env.float("JUDGE_REQUEUE_EVERY_S", default=300.0),
+    "options": {"queue": "default", "expires": 600},
+}
 
 # --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
 STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")

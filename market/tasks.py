@@ -19,3 +19,15 @@ def refresh_practice_bid_task(*, problem_id: int) -> bool:
     from market.services.bot import refresh_practice_bid
 
     return refresh_practice_bid(problem_id=problem_id)
+
+
+@shared_task(name="market.requeue_pending_solutions", queue="default", ignore_result=True)
+def requeue_pending_solutions_task() -> int:
+    """Beat: send long-PENDING solutions back to the judge."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from market.services.solutions import requeue_pending_solutions
+
+    return requeue_pending_solutions(older_than=timedelta(seconds=settings.JUDGE_REQUEUE_AFTER_S))

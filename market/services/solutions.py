@@ -71,6 +71,24 @@ def enqueue_judging(*, solution_id: int) -> None:
     task.apply_async(kwargs={"solution_id": solution_id})
 
 
+def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int:
+    """Send solutions still PENDING after ``older_than`` back to their judge queue.
+
+    Covers a message lost before a worker took it, a JUDGE_ERROR whose retries ran out, and
+    Lean solutions parked on a server without a toolchain. Judging is idempotent (claims and a
+    one-per-solution verdict), so a duplicate message costs a no-op.
+    """
+    cutoff = timezone.now() - older_than
+    stale = list(
+        Solution.objects.filter(status=SolutionStatus.PENDING, created_at__lt=cutoff)
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for solution_id in stale:
+        enqueue_judging(solution_id=solution_id)
+    return len(stale)
+
+
 def claim_solution(*, solution_id: int, lease: timedelta) -> Solution | None:
     """Mark a solution RUNNING for this worker, or return None if it is not ours to judge.
 

@@ -129,3 +129,19 @@ def test_lean_only_worker_does_not_need_the_python_sandbox(monkeypatch):
     assert calls == []
     TestWorkController(app=app, pool="solo", queues=["judge-python"])
     assert calls == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_long_pending_solutions_are_sent_to_the_judge_again(celery_worker):
+    from market.services.solutions import requeue_pending_solutions
+
+    # Stored but never queued (as if the broker lost the message).
+    stale = SolutionFactory(text=RIGHT)
+    Solution.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    fresh = SolutionFactory(text=RIGHT, verifier_version=stale.verifier_version)
+
+    assert requeue_pending_solutions(older_than=timedelta(minutes=5)) == 1
+    assert _wait_for_status(stale.pk).status == SolutionStatus.ACCEPTED
+    fresh.refresh_from_db()
+    assert fresh.status == SolutionStatus.PENDING
+    assert requeue_pending_solutions(older_than=timedelta(minutes=5)) == 0
