@@ -8,13 +8,16 @@ claim that expires, so the redelivered task judges it again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
 
-from market.services.solutions import claim_solution, record_verdict, release_solution
+from judge.verdict import Outcome, Verdict
+from market.services.solutions import claim_solution, note_pending_reason, record_verdict
+from verifiers.models import VerifierVersion
 
 logger = logging.getLogger(__name__)
 
@@ -58,24 +61,18 @@ class JudgeUnavailable(Exception):
 def judge_python_task(*, solution_id: int) -> str | None:
     from judge.python import PythonJob, judge_python
 
-    version_lease = _lease_for(solution_id)
-    solution = claim_solution(solution_id=solution_id, lease=version_lease)
-    if solution is None:
-        return None
-    version = solution.verifier_version
-    verdict = judge_python(
-        PythonJob(
-            verifier_source=version.source,
-            solution=solution.text,
-            seed=None,
-            time_limit_s=version.time_limit_s,
-            memory_limit_mb=version.memory_limit_mb,
+    def run(version: VerifierVersion, text: str) -> Verdict:
+        return judge_python(
+            PythonJob(
+                verifier_source=version.source,
+                solution=text,
+                seed=None,
+                time_limit_s=version.time_limit_s,
+                memory_limit_mb=version.memory_limit_mb,
+            )
         )
-    )
-    record_verdict(solution_id=solution_id, verdict=verdict)
-    if verdict.verdict.value == "JUDGE_ERROR":
-        raise JudgeUnavailable(verdict.detail)
-    return verdict.verdict.value
+
+    return _judge_claimed(solution_id=solution_id, lease=_lease_for(solution_id), run=run)
 
 
 @shared_task(
@@ -92,28 +89,40 @@ def judge_lean_task(*, solution_id: int) -> str | None:
 
     status = toolchain_status()
     if not status.available:
-        # Never a rejection: the solution waits, with the reason, for a server that has Lean.
-        release_solution(
+        # Never a rejection: the solution waits, with the reason, for a server that has Lean
+        # (the re-queue sweep sends it again). A solution another worker is judging is not
+        # touched.
+        note_pending_reason(
             solution_id=solution_id, reason=f"Lean judging is unavailable: {status.reason}"
         )
         return None
+
+    def run(version: VerifierVersion, text: str) -> Verdict:
+        return judge_lean(
+            LeanJob(
+                verifier_source=version.source,
+                solution=text,
+                project=version.lean_project or "core",
+                time_limit_s=version.time_limit_s,
+                memory_limit_mb=version.memory_limit_mb,
+            )
+        )
+
     # A Lean job may first prepare its verifier (once per version), under the server's cap.
     lease = _lease_for(solution_id) + timedelta(seconds=settings.JUDGE_LEAN_MAX_TIME_S)
+    return _judge_claimed(solution_id=solution_id, lease=lease, run=run)
+
+
+def _judge_claimed(
+    *, solution_id: int, lease: timedelta, run: Callable[[VerifierVersion, str], Verdict]
+) -> str | None:
+    """Claim the solution, judge it, record the verdict once; JUDGE_ERROR is retried."""
     solution = claim_solution(solution_id=solution_id, lease=lease)
     if solution is None:
-        return None
-    version = solution.verifier_version
-    verdict = judge_lean(
-        LeanJob(
-            verifier_source=version.source,
-            solution=solution.text,
-            project=version.lean_project or "core",
-            time_limit_s=version.time_limit_s,
-            memory_limit_mb=version.memory_limit_mb,
-        )
-    )
+        return None  # judged already, or another worker holds a live claim
+    verdict = run(solution.verifier_version, solution.text)
     record_verdict(solution_id=solution_id, verdict=verdict)
-    if verdict.verdict.value == "JUDGE_ERROR":
+    if verdict.verdict is Outcome.JUDGE_ERROR:
         raise JudgeUnavailable(verdict.detail)
     return verdict.verdict.value
 

@@ -119,6 +119,13 @@ def release_solution(*, solution_id: int, reason: str) -> None:
     ).update(status=SolutionStatus.PENDING, pending_reason=reason[:300], claimed_until=None)
 
 
+def note_pending_reason(*, solution_id: int, reason: str) -> None:
+    """Tell why a PENDING solution is waiting; a solution being judged or judged is untouched."""
+    Solution.objects.filter(pk=solution_id, status=SolutionStatus.PENDING).update(
+        pending_reason=reason[:300]
+    )
+
+
 def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
     """Write the verdict record of a solution once; a second call changes nothing.
 

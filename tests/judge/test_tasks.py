@@ -145,3 +145,23 @@ def test_long_pending_solutions_are_sent_to_the_judge_again(celery_worker):
     fresh.refresh_from_db()
     assert fresh.status == SolutionStatus.PENDING
     assert requeue_pending_solutions(older_than=timedelta(minutes=5)) == 0
+
+
+@pytest.mark.django_db
+def test_a_lean_worker_without_toolchain_leaves_a_running_solution_alone(monkeypatch):
+    for var in ("JUDGE_LEAN_LAKE", "JUDGE_LEAN_PROJECTS_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    version = VerifierVersionFactory(
+        verifier__language="lean",
+        verifier__lean_project="core",
+        verifier__draft_source="abbrev Spec : Prop := 2 + 2 = 4\n",
+    )
+    solution = SolutionFactory(verifier_version=version, text="theorem answer : Spec := by decide")
+    # Another worker, one with a toolchain, is judging it right now.
+    assert claim_solution(solution_id=solution.pk, lease=timedelta(minutes=10)) is not None
+
+    assert judge.tasks.judge_lean_task.run(solution_id=solution.pk) is None
+
+    solution.refresh_from_db()
+    assert (solution.status, solution.pending_reason) == (SolutionStatus.RUNNING, "")
+    assert solution.claimed_until > timezone.now()
