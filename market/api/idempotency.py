@@ -6,8 +6,9 @@
 - Same key while the first request is still running: 409 ``api:idempotency-in-progress``.
 
 Keys are scoped to the authenticated user and kept for 24 hours. Responses below 500 are
-stored, refusals included (a retried refusal is refused the same way); a 5xx or a crash
-deletes the record so the request can be retried. A record left in progress by a killed
+stored, refusals included (a retried refusal is refused the same way), in the same database
+transaction as the handler's own effects; a 5xx or a crash rolls those back and deletes the
+record so the request can be retried. A record left in progress by a killed
 process is taken over after ``IN_PROGRESS_LEASE``. The key is optional: without it a request is
 simply executed. Requests without a user (creating a token with a password) are not recorded.
 """
@@ -61,29 +62,48 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         record = _claim(user_id=user.pk, key=key, request=request, fingerprint=fingerprint)
         if record.state == IdempotencyRecord.State.COMPLETED:
             return _replay(record)
+        # The handler's effects and the stored response commit together: a process that dies
+        # between the two leaves neither, and the key is free to retry after the lease.
         try:
-            try:
-                response = handler(view, request, *args, **kwargs)
-            except Exception as exc:
-                response = view.handle_exception(exc)  # re-raises what is not an API error
+            with transaction.atomic():
+                try:
+                    with transaction.atomic():  # a refusal rolls back to here, not further
+                        response = handler(view, request, *args, **kwargs)
+                except Exception as exc:
+                    response = view.handle_exception(exc)  # re-raises what is not an API error
+                if response.status_code >= 500:
+                    raise _NotStored(response)
+                _complete(record, response)
+        except _NotStored as not_stored:
+            IdempotencyRecord.objects.filter(pk=record.pk).delete()
+            return not_stored.response
         except BaseException:
             IdempotencyRecord.objects.filter(pk=record.pk).delete()
             raise
-        if response.status_code >= 500:
-            IdempotencyRecord.objects.filter(pk=record.pk).delete()
-            return response
-        body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
-        headers = {h: response[h] for h in _REPLAYED_HEADERS if response.has_header(h)}
-        IdempotencyRecord.objects.filter(pk=record.pk).update(
-            state=IdempotencyRecord.State.COMPLETED,
-            response_status=response.status_code,
-            response_body=body,
-            response_headers=headers,
-            completed_at=timezone.now(),
-        )
         return response
 
     return wrapper
+
+
+class _NotStored(Exception):
+    """A 5xx response: its effects are rolled back and the key is freed for a retry."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def _complete(record: IdempotencyRecord, response: Response) -> None:
+    """Store the first response of a key (precondition: in the handler's transaction)."""
+    body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+    headers = {h: response[h] for h in _REPLAYED_HEADERS if response.has_header(h)}
+    IdempotencyRecord.objects.filter(pk=record.pk).update(
+        state=IdempotencyRecord.State.COMPLETED,
+        response_status=response.status_code,
+        response_body=body,
+        response_headers=headers,
+        completed_at=timezone.now(),
+    )
 
 
 def request_fingerprint(request: Request) -> str:

@@ -304,6 +304,29 @@ def test_a_bug_is_a_json_500_and_frees_the_idempotency_key(world, monkeypatch):
     assert Order.objects.filter(owner=world.other_solver).count() == 1
 
 
+def test_a_crash_after_the_service_leaves_no_order_and_a_free_key(world, monkeypatch):
+    """The process dies after placing the bid but before storing the response."""
+    import market.api.idempotency as idempotency
+
+    def dies(record, response):
+        raise RuntimeError("worker killed between the service and the stored response")
+
+    monkeypatch.setattr(idempotency, "_complete", dies)
+    client = world.client("other_solver")
+    client.raise_request_exception = False
+    body = {"problem": world.problem.pk, **BID}
+    before = snapshot()
+    response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-crash")
+    assert response.status_code == 500
+    assert snapshot() == before  # the bid and its hold rolled back with the missing record
+    assert not IdempotencyRecord.objects.filter(key="k-crash").exists()
+    monkeypatch.undo()
+    retried = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-crash")
+    assert retried.status_code == 201
+    assert Order.objects.filter(owner=world.other_solver).count() == 1
+    assert_ledger_invariants()
+
+
 @pytest.mark.parametrize("raw", ["p=abc", "o=1&p=%00", "p=-5"])
 def test_a_forged_cursor_is_a_404_not_a_server_error(world, raw):
     import base64
