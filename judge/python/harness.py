@@ -19,9 +19,10 @@ Child (one per verdict), before it reads any job byte:
   the injection guard, calls ``verify(solution, numpy.random.default_rng(seed))`` and writes
   exactly one frame on the result pipe, then ``os._exit(0)``.
 
-Result frames (4-byte big-endian length + payload): ``A`` accepted; ``R<type name>`` verify
+Result frames (4-byte big-endian length + payload): ``A<token>`` accepted, the token being this
+verdict's secret from the job, so a frame forged without it is caught; ``R<type name>`` verify
 returned something that is not True; ``E<detail>`` exception or malformed verifier; ``M``
-MemoryError. The host accepts only a single ``A`` frame followed by exit status 0.
+MemoryError. The host accepts only a single ``A<token>`` frame followed by exit status 0.
 """
 
 import array
@@ -316,6 +317,8 @@ def _judge(job: dict[str, object]) -> None:
     global _armed
     payload: bytes
     try:
+        # The acceptance frame's secret: kept in this frame only, out of the job dict.
+        token = str(job.pop("token")).encode()
         seed = int(job["seed"])  # type: ignore[call-overload]
         import random
 
@@ -340,7 +343,7 @@ def _judge(job: dict[str, object]) -> None:
             result = verify(solution, rng)
             _armed = False
             # Only the object True accepts: never bool(), ==, or str() of what came back.
-            payload = b"A" if result is True else b"R" + _type_name(result).encode()[:100]
+            payload = b"A" + token if result is True else b"R" + _type_name(result).encode()[:100]
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included

@@ -91,9 +91,17 @@ def redact_host_paths(text: str) -> str:
 
 
 def to_verdict(
-    result: SandboxResult, *, seed: int, time_limit_s: float, memory_limit_mb: int
+    result: SandboxResult,
+    *,
+    accept_token: str,
+    seed: int,
+    time_limit_s: float,
+    memory_limit_mb: int,
 ) -> Verdict:
-    """Decide a verdict from what the sandbox observed. Only a lone 'A' frame + exit 0 accepts."""
+    """Decide a verdict from what the sandbox observed.
+
+    Only a lone ``A<this verdict's token>`` frame followed by exit status 0 accepts.
+    """
     common: dict[str, object] = {
         "seed": seed,
         "wall_time_s": round(result.wall_time_s, 6),
@@ -150,8 +158,12 @@ def to_verdict(
             Reason.RUNTIME_ERROR, "the verifier process exited before verify returned", **common
         )
     frame = frames[0]
-    if frame == b"A":
+    if frame == b"A" + accept_token.encode():
         return accepted("verify returned True", **common)
+    if frame[:1] == b"A":
+        return rejected(
+            Reason.RUNTIME_ERROR, "the verifier forged the judge's result channel", **common
+        )
     kind, body = frame[:1], frame[1:].decode("utf-8", "replace")
     if kind == b"R":
         return rejected(Reason.WRONG_ANSWER, _returned(body), **common)
@@ -291,6 +303,7 @@ class PythonJudge:
             self._slots.release()
         return to_verdict(
             result,
+            accept_token=request.accept_token,
             seed=request.seed,
             time_limit_s=request.time_limit_s,
             memory_limit_mb=request.memory_limit_mb,

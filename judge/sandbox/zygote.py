@@ -17,6 +17,7 @@ import json
 import math
 import os
 import resource
+import secrets
 import select
 import selectors
 import signal
@@ -58,6 +59,9 @@ class SandboxRequest:
     seed: int
     time_limit_s: float
     memory_limit_mb: int
+    # A secret of this verdict alone: the harness's acceptance frame must carry it, so code
+    # that writes a well-formed frame to the result fd and exits cannot forge an acceptance.
+    accept_token: str = dataclasses.field(default_factory=lambda: secrets.token_hex(16))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -390,6 +394,7 @@ class Zygote:
         payload = json.dumps(
             {
                 "seed": request.seed,
+                "token": request.accept_token,
                 "verifier": request.verifier_source,
                 "solution": request.solution,
             }

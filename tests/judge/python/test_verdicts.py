@@ -1,4 +1,4 @@
-"""How sandbox observations become verdicts: only a lone 'A' frame with exit 0 accepts."""
+"""How sandbox observations become verdicts: only a lone 'A<token>' frame + exit 0 accepts."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 from judge.python.runner import to_verdict
 from judge.sandbox.zygote import SandboxResult, parse_frames
 
+TOKEN = "5e1f0c"  # this verdict's secret (a fixed one, for the unit tests)
 CLEAN = SandboxResult(
-    frames=(b"A",),
+    frames=(b"A" + TOKEN.encode(),),
     exit_status=0,
     timed_out=False,
     output_exceeded=False,
@@ -26,12 +27,12 @@ CLEAN = SandboxResult(
 
 def _verdict(**changes: object) -> tuple[str, str | None, str]:
     result = dataclasses.replace(CLEAN, **changes)
-    verdict = to_verdict(result, seed=3, time_limit_s=2.0, memory_limit_mb=64)
+    verdict = to_verdict(result, accept_token=TOKEN, seed=3, time_limit_s=2.0, memory_limit_mb=64)
     return verdict.verdict.value, verdict.reason.value if verdict.reason else None, verdict.detail
 
 
 def test_a_single_accept_frame_with_exit_zero_accepts() -> None:
-    verdict = to_verdict(CLEAN, seed=3, time_limit_s=2.0, memory_limit_mb=64)
+    verdict = to_verdict(CLEAN, accept_token=TOKEN, seed=3, time_limit_s=2.0, memory_limit_mb=64)
 
     assert verdict.to_dict() == {
         "verdict": "ACCEPTED",
@@ -48,7 +49,10 @@ def test_a_single_accept_frame_with_exit_zero_accepts() -> None:
 @pytest.mark.parametrize(
     ("changes", "expected"),
     [
-        ({"frames": (b"A", b"A")}, ("REJECTED", "RUNTIME_ERROR")),
+        ({"frames": (b"A" + TOKEN.encode(),) * 2}, ("REJECTED", "RUNTIME_ERROR")),
+        # A well-formed acceptance frame without this verdict's secret is a forgery.
+        ({"frames": (b"A",)}, ("REJECTED", "RUNTIME_ERROR")),
+        ({"frames": (b"A" + b"0" * 32,)}, ("REJECTED", "RUNTIME_ERROR")),
         ({"frames": None}, ("REJECTED", "RUNTIME_ERROR")),
         ({"frames": ()}, ("REJECTED", "RUNTIME_ERROR")),
         ({"frames": (b"Ajunk",)}, ("REJECTED", "RUNTIME_ERROR")),
