@@ -1,0 +1,12 @@
+"""Re-enter the harness's judge with a job of our own, carrying a token we chose."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
+# expect: REJECTED RUNTIME_ERROR
+# detail: forged the judge's result channel
+import sys
+
+
+def verify(solution, rng):
+    judge = getattr(sys.modules["__main__"], "_judge")
+    judge({"token": "0" * 32, "seed": 1, "verifier": "def verify(s, r):\n    return True\n", "solution": ""})
+    return False
