@@ -191,7 +191,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "market.api.parsers.JSONParser",  # DRF's, with a nesting bound (no 500)
         "rest_framework.parsers.MultiPartParser",
         "rest_framework.parsers.FormParser",
     ],
@@ -206,6 +206,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "market.api.pagination.IdCursorPagination",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "market.api.errors.exception_handler",
+    "DEFAULT_METADATA_CLASS": "market.api.metadata.Metadata",  # OPTIONS without a 500
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {

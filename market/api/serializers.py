@@ -3,6 +3,7 @@ count of minor units plus a currency."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.urls import reverse
@@ -30,6 +31,26 @@ MAX_SAMPLE_COUNT = 10
 
 def _id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer, and nothing that merely converts to one.
+
+    DRF's ``IntegerField`` takes ``100.0``, ``1e2`` (a JSON float) and ``" 100 "``: a money
+    amount or a quantity sent as a float is a client bug (a fraction, or a float that lost
+    precision), so it is refused. A string of digits is still accepted: form and multipart
+    bodies have no other type.
+    """
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool | float) or (
+            isinstance(data, str) and not _DIGITS.fullmatch(data)
+        ):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,30}")
 
 
 # --- output ---------------------------------------------------------------------------------
@@ -532,9 +553,9 @@ class SolutionCreateSerializer(serializers.Serializer):
 class OrderCreateSerializer(serializers.Serializer):
     problem = _id_field(required=False, help_text="Required for a bid")
     side = serializers.ChoiceField(choices=OrderSide.choices)
-    price_minor = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    price_minor = StrictIntegerField(min_value=1, max_value=MAX_ID)
     currency = serializers.ChoiceField(choices=Currency.choices)
-    quantity = serializers.IntegerField(min_value=1, max_value=2**31 - 1, default=1)
+    quantity = StrictIntegerField(min_value=1, max_value=2**31 - 1, default=1)
     solution = _id_field(required=False, help_text="Required for an ask: your ACCEPTED solution")
     client_order_id = serializers.RegexField(
         r"^[A-Za-z0-9_:+=/.-]{1,64}$",
