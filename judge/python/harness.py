@@ -25,6 +25,7 @@ returned something that is not True; ``E<detail>`` exception or malformed verifi
 MemoryError. The host accepts only a single ``A<token>`` frame followed by exit status 0.
 """
 
+import _thread
 import array
 import ctypes
 import gc
@@ -37,6 +38,7 @@ import signal
 import socket
 import struct
 import sys
+import unicodedata
 
 CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SITE = "/judge/site"
@@ -124,11 +126,21 @@ class InjectionBlocked(RuntimeError):
     pass
 
 
+# Threads inside _caller_file: its own sys._getframe and f_code raise audit events, which the
+# hook must let through instead of recursing.
+_looking: set[int] = set()
+_thread_id = _thread.get_ident
+
+
 def _caller_file(depth: int) -> str:
+    me = _thread_id()
+    _looking.add(me)
     try:
         return sys._getframe(depth).f_code.co_filename
     except ValueError:
         return ""
+    finally:
+        _looking.discard(me)
 
 
 def _check_source(source: object) -> None:
@@ -140,6 +152,9 @@ def _check_source(source: object) -> None:
     if not isinstance(source, str):
         # An AST object: only the import system and our own safe parser produce those.
         raise InjectionBlocked("compile of an AST after the verifier was loaded")
+    # The compiler NFKC-normalises identifiers: `x.\uff46_\uff42\uff41\uff43\uff4b` (fullwidth
+    # letters) *is* `x.f_back`. Check what the compiler will see, not the raw text.
+    source = unicodedata.normalize("NFKC", source)
     # Import-only snippets of allowed modules (lambdify's namespace set-up) are harmless.
     statements = [part for part in re.split(r"[;\n]", source) if part.strip()]
     matches = [_SAFE_IMPORT_LINE.fullmatch(part) for part in statements]
@@ -153,6 +168,18 @@ def _check_source(source: object) -> None:
         raise InjectionBlocked(f"refused to compile code containing {found.group(0)!r}")
 
 
+# Attribute reads that hand out frames or code objects (CPython raises "object.__getattr__"
+# for these; f_back/f_locals/f_globals are not audited, so the way in is what we refuse).
+_INTROSPECTION_ATTRS = frozenset(
+    {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_code", "gi_code", "cr_code", "ag_code"}
+)
+
+
+def _compiled_at_run_time(caller: str) -> bool:
+    """Code that is neither a file nor the verifier: eval/exec'd text (sympify's ``<string>``)."""
+    return not (caller.startswith(("/", "<frozen ")) or caller == "<verifier>")
+
+
 def _audit(event: str, args: tuple[object, ...]) -> None:
     if event == "import":
         name = args[0]
@@ -161,7 +188,7 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
             # dependencies with `except ModuleNotFoundError` keep working.
             raise ModuleNotFoundError(f"import of {name!r} is not allowed in a verifier", name=name)
         return
-    if not _armed:
+    if not _armed or (_looking and _thread_id() in _looking):
         return
     if event == "compile":
         if not _trusted_caller(_caller_file(2)):
@@ -179,6 +206,12 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
             raise InjectionBlocked(f"{event} is not allowed in a verifier")
     elif event == "os.system":
         raise InjectionBlocked("os.system is not allowed in a verifier")
+    elif event == "object.__getattr__":
+        if args[1] in _INTROSPECTION_ATTRS and _compiled_at_run_time(_caller_file(2)):
+            raise InjectionBlocked(f"run-time compiled code may not read .{args[1]}")
+    elif event == "sys._getframe":
+        if _compiled_at_run_time(_caller_file(2)):
+            raise InjectionBlocked("run-time compiled code may not walk the stack")
 
 
 def _guard_find_spec() -> None:

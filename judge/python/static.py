@@ -30,7 +30,21 @@ CLEANING_CALLS = frozenset(
     {"int", "float", "bool", "len", "ord", "hash", "Fraction", "Decimal", "isinstance", "callable"}
 )
 CODE_SINKS = frozenset({"eval", "exec", "compile", "__import__", "breakpoint"})
-ATTRIBUTE_SINKS = frozenset({"getattr", "setattr", "delattr", "import_module"})
+ATTRIBUTE_SINKS = frozenset(
+    {"getattr", "setattr", "delattr", "import_module", "attrgetter", "methodcaller"}
+)
+# Functions that evaluate text: referring to them other than by calling them (an alias, an
+# argument of map/partial, a dict of parsers) hides the call from the analysis.
+VALUE_SINKS = frozenset(
+    {"eval", "exec", "compile", "__import__", "breakpoint", "sympify", "S", "parse_expr",
+     "lambdify", "parse_latex", "identify", "getattr", "attrgetter", "methodcaller",
+     "import_module"}
+)  # fmt: skip
+TEXT_EVALUATORS = frozenset(
+    {"eval", "exec", "compile", "sympify", "S", "parse_expr", "lambdify", "parse_latex"}
+)
+BUILTIN_VALUE_SINKS = frozenset({"eval", "exec", "compile", "__import__", "breakpoint"})
+SINK_MODULES = frozenset({"sympy", "mpmath", "builtins", "operator", "importlib", "numexpr"})
 PICKLE_MODULES = frozenset({"pickle", "_pickle", "cPickle", "marshal", "shelve", "dill", "copyreg"})
 SYMPY_METHODS = frozenset({"subs", "equals", "xreplace", "replace", "evalf", "match", "has"})
 
@@ -108,19 +122,56 @@ class _Imports(ast.NodeVisitor):
 
 
 class _Taint:
-    """Flow-insensitive taint analysis over the module's functions."""
+    """Flow-insensitive taint analysis over the module's functions (methods and nested ones too)."""
 
     def __init__(self, tree: ast.Module, aliases: dict[str, str]) -> None:
         self.aliases = aliases
-        self.functions: dict[str, ast.FunctionDef] = {}
+        self.functions: dict[str, list[ast.FunctionDef]] = {}
+        self.methods: set[int] = set()  # ids of functions defined in a class body
         self.recipes: set[str] = set()
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef):
-                self.functions[node.name] = node
-                if node.name == "parse_math" and _is_recipe(node):
-                    self.recipes.add(node.name)
+        recipe_nodes: set[int] = set()
+        for statement in tree.body:
+            if (
+                isinstance(statement, ast.FunctionDef)
+                and statement.name == "parse_math"
+                and _is_recipe(statement)
+            ):
+                self.recipes.add(statement.name)
+                recipe_nodes.add(id(statement))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                self.methods.update(id(item) for item in node.body)
+            if isinstance(node, ast.FunctionDef) and id(node) not in recipe_nodes:
+                self.functions.setdefault(node.name, []).append(node)
+        # Names bound at module level: taint that reaches them (G.append(solution), `global G`)
+        # reaches every function that reads them.
+        self.module_names: set[str] = set()
+        for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                self.module_names.add(statement.name)
+                continue
+            for child in ast.walk(statement):
+                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                    self.module_names.add(child.id)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Global):
+                self.module_names.update(node.names)
+        self.global_tainted: set[str] = set()
         self.flows: list[InjectionFlow] = []
-        self._seen: set[tuple[str, frozenset[int]]] = set()
+        self._seen: set[tuple[int, frozenset[str]]] = set()
+
+    def run(self) -> None:
+        """Analyse verify with its solution tainted, then follow tainted module-level names."""
+        for _ in range(10):
+            before = set(self.global_tainted)
+            self._seen.clear()
+            self.analyse("verify", frozenset({0}))
+            if self.global_tainted:
+                for functions in list(self.functions.values()):
+                    for function in functions:
+                        self._analyse_function(function, frozenset())
+            if self.global_tainted == before:
+                break
 
     def qualified(self, node: ast.AST) -> str:
         name = _dotted(node) or ""
@@ -131,15 +182,18 @@ class _Taint:
         return name
 
     def analyse(self, name: str, tainted_params: frozenset[int]) -> None:
-        function = self.functions.get(name)
-        if function is None or name in self.recipes:
-            return
-        key = (name, tainted_params)
+        for function in self.functions.get(name, []):
+            params = _params(function)
+            self._analyse_function(
+                function, frozenset(params[i] for i in tainted_params if i < len(params))
+            )
+
+    def _analyse_function(self, function: ast.FunctionDef, tainted_names: frozenset[str]) -> None:
+        key = (id(function), tainted_names | frozenset(self.global_tainted))
         if key in self._seen:
             return
         self._seen.add(key)
-        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-        tainted = {params[i] for i in tainted_params if i < len(params)}
+        tainted = set(tainted_names) | self.global_tainted
         # Iterate to a fixed point: taint flows through assignments in any order (loops).
         for _ in range(10):
             before = len(tainted)
@@ -147,9 +201,35 @@ class _Taint:
                 self._propagate(node, tainted)
             if len(tainted) == before:
                 break
+        self.global_tainted |= tainted & self.module_names
         for node in ast.walk(function):
             if isinstance(node, ast.Call):
                 self._check_call(node, tainted)
+            elif isinstance(node, ast.Lambda):
+                self._check_lambda(node, tainted)
+            self._check_sink_value(node)
+
+    def _check_lambda(self, node: ast.Lambda, tainted: set[str]) -> None:
+        """A lambda's arguments are unknown (map, sorted, a call right away): assume the worst,
+        but only for the functions that evaluate text, so `key=lambda r: sympy.re(r)` is fine."""
+        arguments = node.args
+        params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+        params.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+        assumed = tainted | params
+        for call in ast.walk(node.body):
+            if not isinstance(call, ast.Call):
+                continue
+            name = self.qualified(call.func)
+            short = name.rpartition(".")[2]
+            if short in TEXT_EVALUATORS and any(
+                self.is_tainted(arg, assumed) for arg in _call_args(call)
+            ):
+                self._flag(
+                    call,
+                    name,
+                    f"a lambda passes its argument to {short}(), which "
+                    "evaluates text; the checks cannot tell what it is called with",
+                )
 
     def _propagate(self, node: ast.AST, tainted: set[str]) -> None:
         targets: list[ast.AST] = []
@@ -164,6 +244,15 @@ class _Taint:
             targets, value = [node.target], node.iter
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             targets, value = [node.optional_vars], node.context_expr
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr not in SYMPY_METHODS  # sympy objects are immutable
+            and isinstance(_root(node.func.value), ast.Name)
+        ):
+            # parts.append(solution), table.update(k=solution): the receiver now holds it.
+            if any(self.is_tainted(arg, tainted) for arg in _call_args(node)):
+                targets, value = [_root(node.func.value)], node
         if value is not None and self.is_tainted(value, tainted):
             for target in targets:
                 for name in ast.walk(target):
@@ -189,15 +278,56 @@ class _Taint:
         if flow not in self.flows:
             self.flows.append(flow)
 
+    def is_value_sink(self, node: ast.AST) -> str | None:
+        """The name of a string-evaluating function that ``node`` refers to, if any."""
+        if not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        name = self.qualified(node)
+        short = name.rpartition(".")[2]
+        if name in BUILTIN_VALUE_SINKS or name == f"builtins.{short}" and short in CODE_SINKS:
+            return name
+        if short in VALUE_SINKS and name.partition(".")[0] in SINK_MODULES:
+            return name
+        return None
+
+    def _check_sink_value(self, node: ast.AST) -> None:
+        """A sink passed around as a value (f = sympy.sympify; map(eval, ...)): unfollowable."""
+        if isinstance(node, ast.Call):
+            for child in _call_args(node):
+                sink = self.is_value_sink(child)
+                if sink is not None:
+                    self._flag(
+                        child,
+                        sink,
+                        f"{sink} is passed as a value: the checks cannot "
+                        "follow what it is called with",
+                    )
+            return
+        values: list[ast.AST] = []
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr | ast.Return):
+            values = [node.value] if node.value is not None else []
+        elif isinstance(node, ast.Dict):
+            values = [v for v in node.values if v is not None]
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            values = list(node.elts)
+        elif isinstance(node, ast.Lambda | ast.IfExp | ast.BoolOp):
+            values = (
+                [node.body] if isinstance(node, ast.Lambda) else list(ast.iter_child_nodes(node))
+            )
+        for value in values:
+            sink = self.is_value_sink(value)
+            if sink is not None:
+                self._flag(
+                    value,
+                    sink,
+                    f"{sink} is bound to another name: the checks cannot "
+                    "follow what it is called with",
+                )
+
     def _check_call(self, node: ast.Call, tainted: set[str]) -> None:
         name = self.qualified(node.func)
         short = name.rpartition(".")[2]
         head = name.partition(".")[0]
-        args = [*node.args, *(k.value for k in node.keywords)]
-        tainted_args = [i for i, arg in enumerate(node.args) if self.is_tainted(arg, tainted)]
-        any_tainted = bool(tainted_args) or any(
-            self.is_tainted(k.value, tainted) for k in node.keywords
-        )
         # numpy.load(allow_pickle=True) runs pickle whatever its input.
         if short == "load" and head == "numpy":
             for keyword in node.keywords:
@@ -207,7 +337,26 @@ class _Taint:
                     self._flag(node, name, "numpy.load with allow_pickle unpickles (runs code)")
         if head in PICKLE_MODULES and short in {"load", "loads", "Unpickler", "open"}:
             self._flag(node, name, f"{name} deserialises objects (runs code)")
-        if not any_tainted:
+        if short == "getattr" and len(node.args) >= 2:
+            attribute = node.args[1]
+            if isinstance(attribute, ast.Constant) and attribute.value in VALUE_SINKS:
+                self._flag(
+                    node,
+                    f"getattr {attribute.value}",
+                    f"getattr(..., {attribute.value!r}) fetches a function that evaluates text",
+                )
+            elif not isinstance(attribute, ast.Constant) and self.qualified(node.args[0]).partition(
+                "."
+            )[0] in SINK_MODULES | {"numpy", "scipy"}:
+                self._flag(
+                    node,
+                    name,
+                    "getattr of a module with a computed name: the checks "
+                    "cannot tell which function it fetches",
+                )
+        tainted_args = [i for i, arg in enumerate(node.args) if self.is_tainted(arg, tainted)]
+        tainted_keywords = [k.arg for k in node.keywords if self.is_tainted(k.value, tainted)]
+        if not tainted_args and not tainted_keywords:
             # Method calls on a tainted object (solution.format(...)) are plain str methods.
             return
         if name in CODE_SINKS or short in CODE_SINKS:
@@ -221,6 +370,8 @@ class _Taint:
                 f"the solution reaches {name}(), which may sympify a string with eval; "
                 "parse it with the safe parser recipe (judge/python/safe_parse.py) first",
             )
+        elif head == "mpmath" and short in {"identify", "findpoly"}:
+            self._flag(node, name, f"{name}() evaluates the names it is given with eval")
         elif head == "numexpr":
             self._flag(node, name, "numexpr evaluates strings")
         elif isinstance(node.func, ast.Attribute) and node.func.attr in SYMPY_METHODS:
@@ -230,10 +381,38 @@ class _Taint:
                     name or node.func.attr,
                     f".{node.func.attr}() sympifies its arguments: the solution reaches eval",
                 )
-        # Calls into the verifier's own functions carry the taint into their parameters.
-        if isinstance(node.func, ast.Name) and node.func.id in self.functions:
-            self.analyse(node.func.id, frozenset(tainted_args))
-        del args
+        # Calls into the verifier's own functions and methods carry the taint into their
+        # parameters (by position, by keyword; a method's positions shift by self).
+        callee = short or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+        for function in self.functions.get(callee, []):
+            params = _params(function)
+            names: set[str] = set()
+            shift = 1 if id(function) in self.methods or isinstance(node.func, ast.Attribute) else 0
+            for i in tainted_args:
+                if any(isinstance(arg, ast.Starred) for arg in node.args[: i + 1]):
+                    names.update(params[i:])
+                names.update(params[i : i + 1 + shift])
+            keyword_only = [a.arg for a in function.args.kwonlyargs]
+            for keyword_name in tainted_keywords:  # None: **mapping
+                names.update([*params, *keyword_only] if keyword_name is None else [keyword_name])
+            for extra in (function.args.vararg, function.args.kwarg):
+                if extra is not None:
+                    names.add(extra.arg)
+            self._analyse_function(function, frozenset(names))
+
+
+def _params(function: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+
+
+def _call_args(node: ast.Call) -> list[ast.AST]:
+    return [*node.args, *(k.value for k in node.keywords)]
+
+
+def _root(node: ast.AST) -> ast.AST:
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Starred):
+        node = node.value
+    return node
 
 
 def _check_verify(tree: ast.Module) -> tuple[ast.FunctionDef | None, list[str]]:
@@ -298,14 +477,14 @@ def static_check(source: str) -> StaticReport:
     flows: list[InjectionFlow] = []
     if verify is not None:
         taint = _Taint(tree, imports.aliases)
-        taint.analyse("verify", frozenset({0}))
-        flows = sorted(taint.flows, key=lambda flow: (flow.line, flow.sink))
+        taint.run()
         # Flows outside verify's reach (module level) still matter for pickle/numpy.load.
         for node in tree.body:
             if not isinstance(node, ast.FunctionDef):
                 for call in ast.walk(node):
                     if isinstance(call, ast.Call):
-                        taint._check_call(call, set())
+                        taint._check_call(call, set(taint.global_tainted))
+                    taint._check_sink_value(call)
         flows = sorted(set(taint.flows), key=lambda flow: (flow.line, flow.sink))
     for flow in flows:
         errors.append(f"line {flow.line}: {flow.message}")

@@ -196,3 +196,100 @@ def test_the_unmodified_safe_recipe_is_trusted_and_a_modified_one_is_analysed() 
     assert trusted.ok is True, trusted.errors
     assert analysed.ok is False
     assert "sympy.sympify" in {flow.sink for flow in analysed.injection_flows}
+
+
+# Flows the analysis missed until 2026-11-30: each verifier below passed the publishing checks
+# while a one-line solution could run code in it (an alias, a sink passed as a value, a helper
+# reached by keyword or as a method, a container or a module-level name holding the solution).
+HIDDEN_FLOWS = {
+    "assigned alias": ("import sympy\nparse = sympy.sympify\n", "parse(solution)", "sympy.sympify"),
+    "local alias": ("", "(e := eval)(solution)", "eval"),
+    "getattr by name": (
+        "import sympy\n",
+        "getattr(sympy, 'sympify')(solution)",
+        "getattr sympify",
+    ),
+    "map": ("import sympy\n", "list(map(sympy.sympify, [solution]))[0]", "sympy.sympify"),
+    "partial": (
+        "import functools\nimport sympy\n",
+        "functools.partial(sympy.parsing.sympy_parser.parse_expr)(solution)",
+        "sympy.parsing.sympy_parser.parse_expr",
+    ),
+    "dict of parsers": (
+        "import sympy\nPARSERS = {'p': sympy.sympify}\n",
+        "PARSERS['p'](solution)",
+        "sympy.sympify",
+    ),
+    "lambda": ("import sympy\n", "(lambda t: sympy.sympify(t))(solution)", "sympy.sympify"),
+    "helper by keyword": (
+        "import sympy\ndef helper(text):\n    return sympy.sympify(text)\n",
+        "helper(text=solution)",
+        "sympy.sympify",
+    ),
+    "method": (
+        "import sympy\nclass Parser:\n    def parse(self, text):\n"
+        "        return sympy.sympify(text)\n",
+        "Parser().parse(solution)",
+        "sympy.sympify",
+    ),
+    "mpmath.identify": ("import mpmath\n", "mpmath.identify(0.5, [solution])", "mpmath.identify"),
+    "operator.attrgetter": (
+        "import operator\n",
+        "operator.attrgetter(solution)(rng)",
+        "operator.attrgetter",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HIDDEN_FLOWS))
+def test_flows_hidden_behind_aliases_and_indirections_are_reported(case: str) -> None:
+    prelude, expression, sink = HIDDEN_FLOWS[case]
+    report = static_check(
+        _src(prelude + "def verify(solution, rng):\n    return " + expression + " == 4\n")
+    )
+
+    assert report.ok is False
+    assert sink in {flow.sink for flow in report.injection_flows}
+
+
+def test_taint_follows_containers_and_module_level_names() -> None:
+    report = static_check(
+        _src(
+            "import sympy\n"
+            "SEEN = []\n"
+            "def later():\n"
+            "    return sympy.sympify(SEEN[0])\n"  # line 5
+            "def verify(solution, rng):\n"
+            "    parts = []\n"
+            "    parts.append(solution)\n"
+            "    SEEN.extend(parts)\n"
+            "    return later() == 1\n"
+        )
+    )
+
+    assert [(flow.sink, flow.line) for flow in report.injection_flows] == [("sympy.sympify", 5)]
+
+
+def test_ordinary_indirections_stay_clean() -> None:
+    report = static_check(
+        _src(
+            "import math\nimport numpy\nimport sympy\n"
+            "FUNCTIONS = {'sqrt': math.sqrt, 'sin': sympy.sin}\n"
+            "class Box:\n"
+            "    def size(self, text):\n"
+            "        return len(text)\n"
+            "def verify(solution, rng):\n"
+            "    x = sympy.Symbol('x')\n"
+            "    words = ','.join([solution]).split(',')\n"
+            "    values = numpy.fromstring(solution, sep=' ')\n"
+            "    roots = sorted(sympy.solve(x**2 - 2, x), key=lambda r: sympy.re(r))\n"
+            "    helper = [x]\n"
+            "    helper.append(1)\n"
+            "    return (Box().size(solution) == 2 and FUNCTIONS['sqrt'](float(solution)) == 2\n"
+            "            and sympy.simplify(roots[0] + x) != 0 and len(words) == 1\n"
+            "            and values.size == 1)\n"
+        )
+    )
+
+    assert report.injection_flows == ()
+    assert report.ok is True

@@ -8,5 +8,12 @@ import sys
 
 def verify(solution, rng):
     judge = getattr(sys.modules["__main__"], "_judge")
-    judge({"token": "0" * 32, "seed": 1, "verifier": "def verify(s, r):\n    return True\n", "solution": ""})
+    judge(
+        {
+            "token": "0" * 32,
+            "seed": 1,
+            "verifier": "def verify(s, r):\n    return True\n",
+            "solution": "",
+        }
+    )
     return False
