@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import stat
 from pathlib import Path
 
 from judge.lean import project as gen
@@ -14,6 +17,56 @@ from judge.lean.steps import run_step
 from judge.verdict import Reason, Verdict, accepted, judge_error, rejected
 
 OUT_MOUNT = "/judge/out"
+# The only files of the solution's build layer that Comparator may see: Lake's outputs for the two
+# untrusted modules, in the two folders Lake writes them to. Everything else the solution wrote
+# during its build (a `lakefile.lean`, which Lake prefers to our `lakefile.toml`; files under
+# `.lake/packages`; other modules' oleans) is dropped, because the processes that decide the
+# verdict (`lake comparator`, or `lake env` in front of standalone comparator) load the workspace
+# from this folder before any sandbox of theirs starts.
+_ARTIFACT_DIRS = (".lake/build/lib/lean", ".lake/build/ir")
+_ARTIFACT_MODULES = ("Submission", "Solution")
+
+
+def _plain_directory(root: Path, relative: str) -> Path | None:
+    """``root/relative`` if every component below ``root`` is a real directory (no symlink)."""
+    current = root
+    for part in Path(relative).parts:
+        current = current / part
+        try:
+            mode = current.lstat().st_mode
+        except OSError:
+            return None
+        if not stat.S_ISDIR(mode):
+            return None
+    return current
+
+
+def copy_solution_artifacts(build: Path, artifacts: Path) -> None:
+    """Copy (hard-link where possible) the solution's own build outputs into ``artifacts``.
+
+    Regular files named ``Submission.*`` or ``Solution.*`` directly in Lake's output folders;
+    symlinks, sub-folders and anything else are skipped. All of the solution's processes are dead
+    by now, so nothing can swap a file between the check and the copy.
+    """
+    artifacts.mkdir(parents=True, exist_ok=True)
+    for relative in _ARTIFACT_DIRS:
+        folder = _plain_directory(build, relative)
+        if folder is None:
+            continue
+        for entry in sorted(folder.iterdir()):
+            if entry.name.split(".", 1)[0] not in _ARTIFACT_MODULES or "." not in entry.name:
+                continue
+            try:
+                if not stat.S_ISREG(entry.lstat().st_mode):
+                    continue
+            except OSError:
+                continue
+            target = artifacts / relative / entry.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(entry, target, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(entry, target, follow_symlinks=False)
 
 
 def run_comparator(
@@ -25,12 +78,15 @@ def run_comparator(
     """Run Comparator over the job's build; only its exit status 0 is ACCEPTED.
 
     ``trusted`` are the lower layers of the solution's build (project, prepared verifier, job
-    sources); the solution's own build output is mounted beneath all of them.
+    sources); the solution's own build artifacts (and nothing else it wrote) are mounted beneath
+    all of them.
     """
     toolchain = run.toolchain
-    # The solution's writes go *under* every trusted layer: challenge artifacts always win.
+    artifacts = job_dir / "artifacts"
+    copy_solution_artifacts(job_dir / "build", artifacts)
+    # The solution's artifacts go *under* every trusted layer: challenge artifacts always win.
     layers = Layers(
-        lower=(job_dir / "build", *trusted),
+        lower=(artifacts, *trusted),
         upper=job_dir / "compare",
         workdir=job_dir / "compare-work",
     )

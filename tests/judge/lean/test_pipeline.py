@@ -6,12 +6,14 @@ fake `lake` replays the behaviour named by its `-- fake:` line (see fake_toolcha
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from judge.lean import LeanJob, judge_lean
+from judge.lean.compare import copy_solution_artifacts
 from judge.lean.pipeline import FAKE_VERSION_SUFFIX
 from judge.verdict import Outcome, Reason
 
@@ -206,6 +208,73 @@ def test_tampered_challenge_in_the_solution_layer_never_reaches_comparator(
     # The fake comparator accepts iff it sees the forged olean: the layer order must hide it.
     assert verdict.verdict is Outcome.REJECTED
     assert verdict.reason is Reason.STATEMENT_MISMATCH
+
+
+def test_files_the_solution_writes_beside_its_build_never_reach_comparator(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    # The solution's elaboration can write anywhere in its own layer, e.g. a `lakefile.lean`,
+    # which Lake prefers to our lakefile.toml: seen by `lake comparator`, it would choose the
+    # challenge's sources and build folder. Only the solution's own build artifacts may pass.
+    verdict = judge_lean(job(program("solutions/lakefile_hijack.lean")))
+
+    assert (verdict.verdict, verdict.reason) == (Outcome.REJECTED, Reason.STATEMENT_MISMATCH)
+    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    artifacts = Path(call["layers"].split(os.pathsep)[-1])  # the bottom layer
+    assert artifacts.name == "artifacts"
+    # The job folder is gone by now; what the comparator saw was recorded by the fake bwrap.
+    [argv] = [
+        entry["argv"] for entry in fake_toolchain.calls("bwrap") if "comparator" in entry["argv"]
+    ]
+    lower = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--overlay-src"]
+    assert lower[0] == str(artifacts)
+    assert str(artifacts.parent / "build") not in lower
+
+
+def test_only_the_solutions_build_artifacts_are_layered_under_comparator(
+    tmp_path: Path,
+) -> None:
+    build = tmp_path / "build"
+    lib = build / ".lake" / "build" / "lib" / "lean"
+    ir = build / ".lake" / "build" / "ir"
+    lib.mkdir(parents=True)
+    ir.mkdir(parents=True)
+    for name in ("Submission.olean", "Submission.ilean", "Submission.trace", "Solution.olean"):
+        (lib / name).write_text(name)
+    (ir / "Submission.c").write_text("c")
+    (build / "lakefile.lean").write_text("forged")
+    (lib / "JudgeChallenge.olean").write_text("forged")
+    (lib / "Evil.olean").write_text("forged")
+    (lib / "Submission").mkdir()
+    (lib / "Submission" / "Inner.olean").write_text("forged")
+    (tmp_path / "secret").write_text("host file")
+    (lib / "Solution.ilean").symlink_to(tmp_path / "secret")
+
+    artifacts = tmp_path / "artifacts"
+    copy_solution_artifacts(build, artifacts)
+
+    found = sorted(str(p.relative_to(artifacts)) for p in artifacts.rglob("*") if p.is_file())
+    assert found == [
+        ".lake/build/ir/Submission.c",
+        ".lake/build/lib/lean/Solution.olean",
+        ".lake/build/lib/lean/Submission.ilean",
+        ".lake/build/lib/lean/Submission.olean",
+        ".lake/build/lib/lean/Submission.trace",
+    ]
+
+
+def test_a_symlinked_build_folder_is_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside" / "build" / "lib" / "lean"
+    outside.mkdir(parents=True)
+    (outside / "Submission.olean").write_text("host file")
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / ".lake").symlink_to(tmp_path / "outside")
+
+    artifacts = tmp_path / "artifacts"
+    copy_solution_artifacts(build, artifacts)
+
+    assert [p for p in artifacts.rglob("*") if p.is_file()] == []
 
 
 def test_job_folders_are_removed_afterwards(fake_toolchain: FakeToolchain) -> None:

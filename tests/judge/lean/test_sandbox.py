@@ -123,8 +123,10 @@ def test_layers_of_the_verifier_build_solution_build_and_comparator(
     assert by_command["build JudgeAxioms"]["--overlay-src"] == trusted
 
     comparator = by_command["comparator --config judge-comparator.json"]
-    # The solution's own writes sit at the bottom: every trusted layer shadows them.
-    assert comparator["--overlay-src"] == [str(job / "build"), *trusted]
+    # Only the solution's build artifacts (copied out of its layer) sit at the bottom, where
+    # every trusted layer shadows them; the rest of what it wrote is never mounted.
+    assert comparator["--overlay-src"] == [str(job / "artifacts"), *trusted]
+    assert str(job / "build") not in comparator["--overlay-src"]
     assert comparator["--overlay"] == [
         (str(job / "compare"), str(job / "compare-work"), "/judge/work")
     ]

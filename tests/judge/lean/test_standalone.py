@@ -108,3 +108,12 @@ def test_measurement_adapter_preserves_status_and_streams(tmp_path: Path) -> Non
     phase, begin, end = log.read_text().split()
     assert phase == "checker"
     assert float(end) >= float(begin)
+
+
+def test_lakefile_written_by_the_solution_never_reaches_lake_env(standalone: FakeToolchain) -> None:
+    # `lake env` loads lakefile.lean in preference to lakefile.toml: had it seen the solution's,
+    # the solution's code would have run in the process that decides the verdict.
+    verdict = judge_once("solutions/lakefile_hijack.lean")
+
+    assert verdict.verdict is Outcome.REJECTED
+    assert verdict.reason is Reason.STATEMENT_MISMATCH
