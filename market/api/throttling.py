@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.cache import caches
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -22,6 +23,18 @@ class _UserThrottle(SimpleRateThrottle):
 
     def applies_to(self, request: Request) -> bool:
         raise NotImplementedError
+
+    def get_ident(self, request: Request) -> str:
+        """The client's address: ``REMOTE_ADDR``, unless ``NUM_PROXIES`` says how many proxies
+        in front of the server append to ``X-Forwarded-For``.
+
+        DRF's default with ``NUM_PROXIES`` unset takes the whole ``X-Forwarded-For`` header,
+        which the client writes: a new header value per request was a new bucket, so anonymous
+        calls (token creation with a password: password guessing) were never throttled.
+        """
+        if api_settings.NUM_PROXIES:
+            return super().get_ident(request)
+        return str(request.META.get("REMOTE_ADDR") or "unknown")
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if not self.applies_to(request):

@@ -341,3 +341,18 @@ def test_a_malformed_token_is_refused_without_a_server_error(world, key):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     assert_error(client.get("/api/v1/me/"), 401, "api:authentication-failed")
+
+
+def test_anonymous_throttling_ignores_a_client_written_x_forwarded_for(world, monkeypatch):
+    # Review finding: DRF's get_ident took the whole X-Forwarded-For header when NUM_PROXIES
+    # is unset, so a fresh header per request escaped the anonymous throttle (password guessing
+    # through POST /tokens/ without limit).
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"read": "600/min", "write": "2/min"})
+    client = APIClient()
+    guess = {"name": "x", "username": "solver", "password": "wrong"}
+    for n in range(2):
+        response = client.post("/api/v1/tokens/", guess, "json", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}")
+        assert_error(response, 401, "api:authentication-failed")
+    response = client.post("/api/v1/tokens/", guess, "json", HTTP_X_FORWARDED_FOR="10.0.0.9")
+    assert_error(response, 429, "api:throttled")
+    assert ApiToken.objects.filter(user=world.solver).count() == 1  # the fixture's own token
