@@ -84,6 +84,10 @@ def record_transaction(
     that does not balance, mixes currencies, or takes a user balance below zero
     (debt accounts: above zero).
     """
+    if not transaction.get_connection().in_atomic_block:
+        # The locks of ``locked`` ended with their transaction: posting now would apply
+        # balances nobody holds, and the movement would not commit with what caused it.
+        raise RuntimeError("record_transaction must run inside the transaction that locked")
     currency = Currency(currency)
     merged: dict[int, int] = defaultdict(int)
     accounts: dict[int, Account] = {}

@@ -46,8 +46,10 @@ from market.models import (
     SolutionStatus,
     Trade,
 )
-from market.money import Money
+from market.money import Currency, Money
+from market.payments.exceptions import UsdDisabled
 from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
+from market.payments.stripe_client import usd_enabled
 from market.services.ledger import (
     get_system_account,
     get_user_accounts,
@@ -257,6 +259,13 @@ def _place_locked(
             f"this problem trades in {problem.currency}, not {price.currency}",
             fields={"currency": [f"must be {problem.currency}"]},
         )
+    if problem.currency == Currency.USD and not usd_enabled():
+        # USD balances exist only with Stripe configured; without it no USD may change hands.
+        # Cancelling (which only releases a bid's own hold) stays allowed.
+        raise UsdDisabled(
+            "USD trading is disabled on this server (no Stripe keys are configured); "
+            "the DEMO market works as usual."
+        )
     if side == OrderSide.ASK:
         _check_ask_solution(owner=owner, problem=problem, solution_id=solution_id)
 
@@ -462,6 +471,8 @@ def _plan_fills(
             if len(fills) == quantity:
                 break
             assert ask.solution_id is not None
+            if ask.currency != problem.currency:
+                continue  # placed before the problem's currency changed: never mix currencies
             if ask.owner_id == owner_id or ask.solution_id in owned:
                 continue  # self-trade, or a copy the buyer already has
             owned.add(ask.solution_id)
@@ -474,6 +485,8 @@ def _plan_fills(
         for bid in _resting(problem, side, price_minor):
             if len(fills) == quantity:
                 break
+            if bid.currency != problem.currency:
+                continue  # placed before the problem's currency changed: never mix currencies
             if bid.owner_id == owner_id or bid.owner_id in buyers:
                 continue
             buyers.add(bid.owner_id)

@@ -45,6 +45,9 @@ def _rows(sql: str, params: list[object] | None = None) -> list[tuple[object, ..
         return list(cursor.fetchall())
 
 
+HELD_VIOLATION = "held != open bids + in-flight withdrawals"
+FEES_VIOLATION = "the fee account differs from the trade and withdrawal fees"
+
 # Each query returns the rows that violate one invariant; all must be empty.
 VIOLATIONS: dict[str, str] = {
     "a currency does not sum to zero": """
@@ -65,18 +68,27 @@ VIOLATIONS: dict[str, str] = {
     "a user balance is negative": """
         SELECT id, kind, balance_minor FROM market_account
         WHERE owner_id IS NOT NULL AND kind <> 'debt' AND balance_minor < 0""",
-    "held != remaining value of open bids": """
+    # HELD holds a user's open bids and, in USD, their withdrawals not yet closed by Stripe.
+    HELD_VIOLATION: """
         WITH bids AS (
             SELECT owner_id, currency, SUM(price_minor * remaining) AS value
             FROM market_order WHERE side = 'bid' AND status = 'open'
             GROUP BY owner_id, currency),
+        withdrawals AS (
+            SELECT user_id AS owner_id, currency, SUM(amount_minor) AS value
+            FROM payments_withdrawal WHERE status = 'requested'
+            GROUP BY user_id, currency),
+        expected AS (
+            SELECT owner_id, currency, SUM(value) AS value
+            FROM (SELECT * FROM bids UNION ALL SELECT * FROM withdrawals) AS both_kinds
+            GROUP BY owner_id, currency),
         held AS (
             SELECT owner_id, currency, balance_minor FROM market_account WHERE kind = 'held')
-        SELECT COALESCE(b.owner_id, h.owner_id), COALESCE(b.currency, h.currency),
-               COALESCE(h.balance_minor, 0), COALESCE(b.value, 0)
-        FROM bids b FULL OUTER JOIN held h
-            ON h.owner_id = b.owner_id AND h.currency = b.currency
-        WHERE COALESCE(h.balance_minor, 0) <> COALESCE(b.value, 0)""",
+        SELECT COALESCE(e.owner_id, h.owner_id), COALESCE(e.currency, h.currency),
+               COALESCE(h.balance_minor, 0), COALESCE(e.value, 0)
+        FROM expected e FULL OUTER JOIN held h
+            ON h.owner_id = e.owner_id AND h.currency = e.currency
+        WHERE COALESCE(h.balance_minor, 0) <> COALESCE(e.value, 0)""",
     "an order's fills disagree with its quantity, remaining or status": """
         SELECT o.id, o.quantity, o.remaining, o.status, COUNT(t.id)
         FROM market_order o
@@ -117,13 +129,17 @@ VIOLATIONS: dict[str, str] = {
         WHERE b.side = 'bid' AND b.status = 'open' AND a.owner_id <> b.owner_id
           AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                           WHERE e.user_id = b.owner_id AND e.solution_id = a.solution_id)""",
-    "the fee account differs from the sum of trade fees": """
+    # FEES takes trade fees and, in USD, the fees of withdrawals Stripe paid.
+    FEES_VIOLATION: """
         SELECT a.currency FROM market_account a
         LEFT JOIN (SELECT currency, SUM(fee_minor) AS fees FROM market_trade GROUP BY currency) f
             ON f.currency = a.currency
+        LEFT JOIN (SELECT currency, SUM(fee_minor) AS fees FROM payments_withdrawal
+                   WHERE status = 'paid' GROUP BY currency) w
+            ON w.currency = a.currency
         WHERE a.owner_id IS NULL AND a.kind = 'fees'
           AND (SELECT COALESCE(SUM(amount_minor), 0) FROM market_posting p
-               WHERE p.account_id = a.id) <> COALESCE(f.fees, 0)""",
+               WHERE p.account_id = a.id) <> COALESCE(f.fees, 0) + COALESCE(w.fees, 0)""",
 }
 
 
@@ -147,13 +163,22 @@ def assert_market_invariants() -> None:
 
 
 def assert_ledger_invariants() -> None:
-    """Kept for older callers: the ledger part of :func:`assert_market_invariants`."""
+    """The one invariant check for the market and the ledger (payments tests add their
+    reconciliation of Stripe-side rows on top, tests/payments/helpers.py).
+
+    Each currency sums to zero, and per user and currency HELD == the remaining value of
+    their open bids + their withdrawals still in flight, plus every check of
+    :data:`VIOLATIONS`.
+    """
     for currency in ("DEMO", "USD"):
         total = Posting.objects.filter(currency=currency).aggregate(s=Sum("amount_minor"))["s"]
         assert (total or 0) == 0, f"{currency} does not sum to zero: {total}"
     assert_market_invariants()
-    held = Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None)
-    for account in held:
+    # The same held rule again in Python, independently of the SQL above.
+    from market.payments.models import Withdrawal, WithdrawalStatus
+
+    in_flight = Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED)
+    for account in Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None):
         open_bids = Order.objects.filter(
             owner=account.owner,
             currency=account.currency,
@@ -161,4 +186,10 @@ def assert_ledger_invariants() -> None:
             status=OrderStatus.OPEN,
         )
         expected = sum(o.price_minor * o.remaining for o in open_bids)
-        assert account.balance_minor == expected, f"{account}: held != open bids"
+        expected += sum(
+            w.amount_minor for w in in_flight.filter(user=account.owner, currency=account.currency)
+        )
+        assert account.balance_minor == expected, (
+            f"{account}: held {account.balance_minor} != open bids + in-flight withdrawals "
+            f"{expected}"
+        )

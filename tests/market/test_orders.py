@@ -364,6 +364,7 @@ def test_usd_proceeds_wait_in_pending_for_the_hold_window(settings):
     from market.services.ledger import get_system_account, get_user_account, transfer
 
     settings.PROCEEDS_HOLD_WINDOW_S = 3600
+    settings.STRIPE_SECRET_KEY = "sk_test_formalmarket_fake"  # USD trades only with Stripe on
     market = Market(currency=Currency.USD)
     buyer = UserFactory()
     clearing = get_system_account(currency=Currency.USD, kind=AccountKind.STRIPE_CLEARING)

@@ -10,7 +10,7 @@ from typing import Any
 import stripe
 from django.db.models import Sum
 
-from market.models import Account, AccountKind, Order, OrderSide, OrderStatus, Posting, Trade
+from market.models import Account, AccountKind, Posting
 from market.payments.models import (
     Deposit,
     DepositStatus,
@@ -20,7 +20,7 @@ from market.payments.models import (
     Withdrawal,
     WithdrawalStatus,
 )
-from tests.market.helpers import check_deferred_constraints, market_violations
+from tests.market.helpers import assert_ledger_invariants
 
 WEBHOOK_SECRET = "whsec_test_formalmarket"
 _ids = itertools.count(1)
@@ -93,37 +93,11 @@ def _sum(qs: Any, field: str = "amount_minor") -> int:
 
 
 def assert_payments_invariants() -> None:
-    """The market's invariants (tests/market/helpers.py), with two of them extended to the
-    money this app moves, plus a reconciliation of every USD system account against our
-    payment rows (deposits, refunds, disputes, transfers, proceeds holds)."""
-    check_deferred_constraints()
-    violations = market_violations()
-    # Replaced by the extended checks below: HELD also holds in-flight withdrawals, and FEES
-    # also takes withdrawal fees.
-    violations.pop("held != remaining value of open bids", None)
-    violations.pop("the fee account differs from the sum of trade fees", None)
-    assert violations == {}, violations
-
-    in_flight = Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED)
-    for account in Account.objects.filter(kind=AccountKind.HELD).exclude(owner=None):
-        bids = Order.objects.filter(
-            owner=account.owner,
-            currency=account.currency,
-            side=OrderSide.BID,
-            status=OrderStatus.OPEN,
-        )
-        expected = sum(o.price_minor * o.remaining for o in bids)
-        if account.currency == "USD":
-            expected += _sum(in_flight.filter(user=account.owner))
-        assert account.balance_minor == expected, f"{account}: held != bids + withdrawals"
-    for currency in ("DEMO", "USD"):
-        fees = _sum(
-            Posting.objects.filter(account__owner=None, account__kind="fees", currency=currency)
-        )
-        expected = _sum(Trade.objects.filter(currency=currency), "fee_minor")
-        if currency == "USD":
-            expected += _sum(Withdrawal.objects.filter(status=WithdrawalStatus.PAID), "fee_minor")
-        assert fees == expected, f"{currency} fees {fees} != trade + withdrawal fees {expected}"
+    """The ledger invariants (tests/market/helpers.py: one helper for both apps; HELD there
+    already counts in-flight withdrawals and FEES withdrawal fees), plus a reconciliation of
+    every USD system account against our payment rows (deposits, refunds, disputes,
+    transfers, proceeds holds)."""
+    assert_ledger_invariants()
 
     def system(kind: AccountKind) -> int:
         return _sum(Posting.objects.filter(account__owner=None, account__kind=kind, currency="USD"))

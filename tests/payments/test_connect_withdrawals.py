@@ -229,12 +229,15 @@ def test_api_500_keeps_funds_held_and_the_retry_uses_the_same_key(fake_stripe):
     assert usd(user) == 6_000 and usd(user, AccountKind.HELD) == 4_000
     assert_payments_invariants()
 
+    # The retry first looks for a transfer the first attempt may have made (none here).
+    fake_stripe.answer("GET", "/v1/transfers", 200, {"object": "list", "data": []})
     fake_stripe.answer(
         "POST", "/v1/transfers", 200, fakes.transfer("tr_2", 3_975, f"acct_{user.pk}")
     )
     send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
-    keys = [r.idempotency_key for r in fake_stripe.requests]
+    keys = [r.idempotency_key for r in fake_stripe.requests_to("POST", "/v1/transfers")]
     assert keys == [f"payout-{withdrawal.pk}", f"payout-{withdrawal.pk}"]
+    assert len(fake_stripe.requests_to("GET", "/v1/transfers")) == 1
     withdrawal.refresh_from_db()
     assert withdrawal.status == WithdrawalStatus.PAID and withdrawal.attempts == 2
     assert usd(user, AccountKind.HELD) == 0

@@ -67,13 +67,17 @@ def test_worker_sends_the_transfer_after_commit(celery_worker, fake_stripe):
 def test_worker_retries_a_500_with_the_same_key_then_pays(celery_worker, fake_stripe):
     user = funded_seller(10_000)
     fake_stripe.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    fake_stripe.answer("GET", "/v1/transfers", 200, {"object": "list", "data": []})
     fake_stripe.answer("POST", "/v1/transfers", 200, fakes.transfer("tr_r", 2_975, "acct"))
 
     withdrawal = request_withdrawal(user=user, amount_minor=3_000)
     done = wait_for_status(withdrawal.pk)
 
     assert done.status == WithdrawalStatus.PAID and done.attempts == 2
-    assert [r.idempotency_key for r in fake_stripe.requests] == [f"payout-{withdrawal.pk}"] * 2
+    posts = fake_stripe.requests_to("POST", "/v1/transfers")
+    assert [r.idempotency_key for r in posts] == [f"payout-{withdrawal.pk}"] * 2
+    # The retry looked for an earlier transfer before creating one.
+    assert len(fake_stripe.requests_to("GET", "/v1/transfers")) == 1
     assert balance(user, currency="USD") == 7_000
     assert_payments_invariants()
 

@@ -147,7 +147,11 @@ def _on_checkout_paid(session: dict[str, Any]) -> Outcome:
     txn = record_transaction(
         kind=LedgerTransaction.Kind.DEPOSIT,
         currency=USD,
-        legs=[(clearing, -amount), (accounts[AccountKind.AVAILABLE], amount)],
+        # The verified event's amount equals ours (checked above); post ours, an int.
+        legs=[
+            (clearing, -deposit.amount_minor),
+            (accounts[AccountKind.AVAILABLE], deposit.amount_minor),
+        ],
         locked=locked,
         memo=f"deposit {deposit.pk} (Checkout {session['id']})",
         idempotency_key=f"deposit-{deposit.pk}",
@@ -263,8 +267,11 @@ def _on_dispute_closed(dispute: dict[str, Any]) -> Outcome:
     record = Dispute.objects.select_for_update().filter(dispute_id=dispute["id"]).first()
     if record is not None and record.status != DisputeStatus.OPEN:
         return None, StripeEvent.Outcome.IGNORED, f"dispute already {record.status}"
-    accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
+    # System accounts first: creating one while holding user-account locks could deadlock
+    # with the engine, which gets the fee account before it locks user accounts.
     clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
+    frozen = usd_system_account(AccountKind.DISPUTES)
+    accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
     key = f"dispute-close-{dispute['id']}"
     memo = f"dispute {dispute['id']} on deposit {deposit.pk}: {'lost' if lost else 'won'}"
     txn: LedgerTransaction | None = None
@@ -284,7 +291,6 @@ def _on_dispute_closed(dispute: dict[str, Any]) -> Outcome:
             )
         record = Dispute(dispute_id=dispute["id"], deposit=deposit, amount_minor=max(amount, 1))
     else:
-        frozen = usd_system_account(AccountKind.DISPUTES)
         back_to = clearing if lost else accounts[AccountKind.AVAILABLE]
         txn = record_transaction(
             kind=LedgerTransaction.Kind.DISPUTE,

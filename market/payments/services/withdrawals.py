@@ -17,6 +17,7 @@ import stripe
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from market.exceptions import InsufficientFunds
@@ -159,8 +160,16 @@ def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
     withdrawal = Withdrawal.objects.select_related("connected_account").get(pk=withdrawal_id)
     if withdrawal.status != WithdrawalStatus.REQUESTED:
         return withdrawal
-    Withdrawal.objects.filter(pk=withdrawal_id).update(attempts=withdrawal.attempts + 1)
+    Withdrawal.objects.filter(pk=withdrawal_id).update(attempts=F("attempts") + 1)
     client = stripe_client.get_client()
+    if withdrawal.attempts > 0:
+        # A retry. Stripe keeps an idempotency key for 24 hours only, so a retry after that
+        # (a stuck withdrawal, a worker that was down) would create a second transfer if an
+        # earlier attempt's transfer went through but its answer was lost; and a refusal now
+        # would release funds that already left. Look for our transfer first.
+        existing = _find_transfer(client, withdrawal)
+        if existing is not None:
+            return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=existing)
     try:
         transfer = client.v1.transfers.create(
             params={
@@ -189,6 +198,29 @@ def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
     return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=transfer.id)
 
 
+def _find_transfer(client: stripe.StripeClient, withdrawal: Withdrawal) -> str | None:
+    """The id of a transfer an earlier attempt created for ``withdrawal``, if any."""
+    try:
+        found = client.v1.transfers.list(
+            params={
+                "transfer_group": f"withdrawal-{withdrawal.pk}",
+                "destination": withdrawal.connected_account.stripe_account_id,
+                "limit": 10,
+            }
+        )
+    except stripe.StripeError as error:
+        # Whatever the error, nothing is decided without the answer: the funds stay held and
+        # the withdrawal REQUESTED (retried by Celery, or later by the stuck-withdrawal sweep).
+        raise StripeUnavailable(
+            f"could not check for an earlier transfer: {error.user_message or error}"
+        ) from error
+    for transfer in found.data:
+        metadata = transfer.to_dict().get("metadata") or {}
+        if metadata.get("withdrawal_id") == str(withdrawal.pk):
+            return str(transfer.id)
+    return None
+
+
 def _lock_requested(withdrawal_id: int) -> Withdrawal | None:
     withdrawal = Withdrawal.objects.select_for_update().get(pk=withdrawal_id)
     return withdrawal if withdrawal.status == WithdrawalStatus.REQUESTED else None
@@ -200,13 +232,17 @@ def complete_withdrawal(*, withdrawal_id: int, transfer_id: str) -> Withdrawal:
         withdrawal = _lock_requested(withdrawal_id)
         if withdrawal is None:
             return Withdrawal.objects.get(pk=withdrawal_id)
+        # System accounts before user-account locks (creating one while holding those locks
+        # could deadlock with the engine, which gets the fee account before its locks).
+        clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
+        fees = usd_system_account(AccountKind.FEES)
         accounts, locked = lock_usd_accounts(withdrawal.user_id, AccountKind.HELD)
         legs = [
             (accounts[AccountKind.HELD], -withdrawal.amount_minor),
-            (usd_system_account(AccountKind.STRIPE_CLEARING), withdrawal.net_minor),
+            (clearing, withdrawal.net_minor),
         ]
         if withdrawal.fee_minor:
-            legs.append((usd_system_account(AccountKind.FEES), withdrawal.fee_minor))
+            legs.append((fees, withdrawal.fee_minor))
         txn = record_transaction(
             kind=LedgerTransaction.Kind.WITHDRAWAL_PAID,
             currency=USD,

@@ -1,0 +1,387 @@
+"""Regression tests of the money-path review (docs/payments.md, "Review of the money paths").
+
+Each test reproduces one way money could be created, lost, mixed or moved unsafely, and
+checks the fix; refusals assert that nothing changed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import close_old_connections, connection, transaction
+from django.db.models import F
+from rest_framework.test import APIClient
+
+from market.models import Account, AccountKind, LedgerTransaction, Order, OrderStatus
+from market.money import Currency, Money
+from market.payments.exceptions import StripeUnavailable, UsdDisabled
+from market.payments.models import (
+    ConnectedAccount,
+    Deposit,
+    DepositStatus,
+    Withdrawal,
+    WithdrawalStatus,
+)
+from market.payments.services.webhooks import handle_webhook
+from market.payments.services.withdrawals import (
+    complete_withdrawal,
+    request_withdrawal,
+    send_withdrawal_transfer,
+)
+from market.services.ledger import get_system_account, get_user_accounts, lock_accounts
+from market.services.orders import cancel_order, place_ask, place_bid
+from tests.factories import UserFactory
+from tests.market.conftest import Market
+from tests.market.helpers import (
+    HELD_VIOLATION,
+    assert_ledger_invariants,
+    balance,
+    market_violations,
+    snapshot,
+)
+from tests.payments import fakes
+from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+
+_sessions = iter(range(1, 100_000))
+
+
+def usd(user, kind=AccountKind.AVAILABLE):
+    return balance(user, kind, currency="USD")
+
+
+def fund(user, amount):
+    deposit = Deposit.objects.create(
+        user=user,
+        amount_minor=amount,
+        checkout_session_id=f"cs_mp_{next(_sessions)}",
+        status=DepositStatus.OPEN,
+    )
+    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+    handle_webhook(payload=payload, signature_header=header)
+    assert usd(user) >= amount
+
+
+def seller(funds=10_000):
+    user = UserFactory()
+    ConnectedAccount.objects.create(
+        user=user, stripe_account_id=f"acct_{user.pk}", payouts_enabled=True
+    )
+    fund(user, funds)
+    return user
+
+
+def transfer_list(*transfers):
+    return {"object": "list", "url": "/v1/transfers", "has_more": False, "data": list(transfers)}
+
+
+def usd_market():
+    return Market(currency=Currency.USD, is_demo=False)
+
+
+# --- USD disabled: the engine refuses USD orders -------------------------------------------
+
+
+@pytest.mark.django_db
+def test_without_keys_usd_orders_are_refused_and_change_nothing(settings):
+    buyer = UserFactory()
+    fund(buyer, 5_000)
+    market = usd_market()
+    solution = market.accepted()
+    resting = place_bid(
+        buyer=buyer, problem=market.problem, price=Money(1_000, Currency.USD), quantity=2
+    )
+    settings.STRIPE_SECRET_KEY = ""
+
+    before = snapshot()
+    with pytest.raises(UsdDisabled) as exc:
+        place_bid(buyer=buyer, problem=market.problem, price=Money(500, Currency.USD), quantity=1)
+    assert exc.value.code == "payments:usd-disabled" and exc.value.http_status == 403
+    with pytest.raises(UsdDisabled):
+        # Would trade against the resting bid if USD were enabled.
+        place_ask(
+            seller=solution.solver, solution=solution, price=Money(900, Currency.USD), quantity=1
+        )
+    assert snapshot() == before
+
+    # Cancelling only releases the user's own hold: still allowed, so no funds are stuck.
+    cancel_order(user=buyer, order_id=resting.pk)
+    assert usd(buyer) == 5_000 and usd(buyer, AccountKind.HELD) == 0
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_without_keys_the_order_api_answers_usd_disabled(settings):
+    market = usd_market()
+    user = UserFactory()
+    settings.STRIPE_SECRET_KEY = ""
+    client = APIClient()
+    client.force_authenticate(user)
+    before = snapshot()
+    response = client.post(
+        "/api/v1/orders/",
+        {"problem": market.problem.pk, "side": "bid", "price_minor": 100, "currency": "USD"},
+        format="json",
+    )
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "payments:usd-disabled"
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_with_keys_usd_orders_trade():
+    buyer = UserFactory()
+    fund(buyer, 5_000)
+    market = usd_market()
+    solution = market.accepted()
+    place_bid(buyer=buyer, problem=market.problem, price=Money(1_000, Currency.USD), quantity=1)
+    place_ask(seller=solution.solver, solution=solution, price=Money(900, Currency.USD), quantity=1)
+    assert usd(buyer) == 4_000 and usd(solution.solver, AccountKind.PENDING) == 950
+    assert_payments_invariants()
+
+
+# --- currencies never mix, even when a problem's currency changed under resting orders -----
+
+
+@pytest.mark.django_db
+def test_resting_orders_of_another_currency_never_trade(settings):
+    """A DEMO bid left on a problem whose currency became USD must not be paid with USD."""
+    from market.services.accounts import grant_demo_credits
+
+    buyer = UserFactory()
+    grant_demo_credits(user=buyer, amount_minor=5_000)
+    fund(buyer, 5_000)
+    market = Market(currency=Currency.DEMO, is_demo=False)
+    stale = place_bid(
+        buyer=buyer, problem=market.problem, price=Money(1_000, Currency.DEMO), quantity=1
+    )
+    # USD held by the buyer for a bid on another problem: without the currency check the
+    # trade below would take it to pay for the DEMO bid.
+    other = usd_market()
+    place_bid(buyer=buyer, problem=other.problem, price=Money(2_000, Currency.USD), quantity=1)
+    type(market.problem).objects.filter(pk=market.problem.pk).update(currency=Currency.USD)
+
+    solution = market.accepted()
+    ask = place_ask(
+        seller=solution.solver, solution=solution, price=Money(500, Currency.USD), quantity=1
+    )
+    assert ask.status == OrderStatus.OPEN and ask.remaining == 1
+    stale.refresh_from_db()
+    assert stale.status == OrderStatus.OPEN and stale.remaining == 1
+    assert usd(buyer, AccountKind.HELD) == 2_000 and usd(buyer) == 3_000
+    assert balance(buyer, AccountKind.HELD) == 1_000  # DEMO
+    # The stale DEMO bid still cancels in DEMO.
+    cancel_order(user=buyer, order_id=stale.pk)
+    assert balance(buyer) == 5_000 and balance(buyer, AccountKind.HELD) == 0
+    violations = market_violations()
+    # The book looks crossed only across currencies, which may never trade.
+    violations.pop("the book is crossed (an open bid and ask that may trade)", None)
+    assert violations == {}
+
+
+# --- withdrawals: a retry never pays twice and never releases money that left --------------
+
+
+@pytest.mark.django_db
+def test_a_retry_finds_the_transfer_an_earlier_attempt_made_and_does_not_pay_twice(fake_stripe):
+    """Stripe keeps an idempotency key 24 h: a retry later than that must not create a second
+    transfer when the first went through but its answer was lost."""
+    user = seller(10_000)
+    withdrawal = request_withdrawal(user=user, amount_minor=4_000)
+    # First attempt: the connection broke after Stripe created tr_lost.
+    fake_stripe.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    # A day later (the key has expired at Stripe): the retry looks for our transfer first.
+    lost = fakes.transfer("tr_lost", 3_975, f"acct_{user.pk}")
+    lost["metadata"] = {"withdrawal_id": str(withdrawal.pk), "user_id": str(user.pk)}
+    lost["transfer_group"] = f"withdrawal-{withdrawal.pk}"
+    fake_stripe.answer("GET", "/v1/transfers", 200, transfer_list(lost))
+    done = send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+
+    assert done.status == WithdrawalStatus.PAID and done.transfer_id == "tr_lost"
+    assert len(fake_stripe.requests_to("POST", "/v1/transfers")) == 1  # no second transfer
+    [lookup] = fake_stripe.requests_to("GET", "/v1/transfers")
+    assert f"transfer_group=withdrawal-{withdrawal.pk}" in lookup.query
+    assert f"destination=acct_{user.pk}" in lookup.query
+    assert usd(user) == 6_000 and usd(user, AccountKind.HELD) == 0
+    assert LedgerTransaction.objects.filter(kind="withdrawal_paid").count() == 1
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_a_refusal_on_retry_does_not_release_funds_that_already_left(fake_stripe):
+    user = seller(10_000)
+    withdrawal = request_withdrawal(user=user, amount_minor=4_000)
+    fake_stripe.answer("POST", "/v1/transfers", 503, fakes.error(503, "api_error", None, "busy"))
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    # The transfer exists; a new create would now be refused (say the account was closed).
+    made = fakes.transfer("tr_made", 3_975, f"acct_{user.pk}")
+    made["metadata"] = {"withdrawal_id": str(withdrawal.pk)}
+    fake_stripe.answer("GET", "/v1/transfers", 200, transfer_list(made))
+    done = send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    assert done.status == WithdrawalStatus.PAID and done.transfer_id == "tr_made"
+    assert usd(user) == 6_000  # not 10_000: the 4_000 left by tr_made
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_a_retry_without_an_earlier_transfer_creates_it_once(fake_stripe):
+    user = seller(10_000)
+    withdrawal = request_withdrawal(user=user, amount_minor=4_000)
+    fake_stripe.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    fake_stripe.answer("GET", "/v1/transfers", 200, transfer_list())
+    fake_stripe.answer(
+        "POST", "/v1/transfers", 200, fakes.transfer("tr_new", 3_975, f"acct_{user.pk}")
+    )
+    done = send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    assert done.status == WithdrawalStatus.PAID and done.transfer_id == "tr_new"
+    posts = fake_stripe.requests_to("POST", "/v1/transfers")
+    assert [r.idempotency_key for r in posts] == [f"payout-{withdrawal.pk}"] * 2
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_a_failed_lookup_keeps_the_funds_held(fake_stripe):
+    user = seller(10_000)
+    withdrawal = request_withdrawal(user=user, amount_minor=4_000)
+    fake_stripe.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    fake_stripe.answer(
+        "GET", "/v1/transfers", 400, fakes.error(400, "invalid_request_error", None, "bad")
+    )
+    before = snapshot()
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    assert snapshot() == before
+    withdrawal.refresh_from_db()
+    assert withdrawal.status == WithdrawalStatus.REQUESTED and withdrawal.attempts == 2
+    assert usd(user, AccountKind.HELD) == 4_000
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_confirmed_twice_or_after_failing_moves_money_once(fake_stripe):
+    user = seller(10_000)
+    paid = request_withdrawal(user=user, amount_minor=2_000)
+    complete_withdrawal(withdrawal_id=paid.pk, transfer_id="tr_a")
+    complete_withdrawal(withdrawal_id=paid.pk, transfer_id="tr_b")
+    paid.refresh_from_db()
+    assert paid.transfer_id == "tr_a"
+    failed = request_withdrawal(user=user, amount_minor=3_000)
+    from market.payments.services.withdrawals import fail_withdrawal
+
+    fail_withdrawal(withdrawal_id=failed.pk, code="x", message="y")
+    before = snapshot()
+    complete_withdrawal(withdrawal_id=failed.pk, transfer_id="tr_c")
+    fail_withdrawal(withdrawal_id=failed.pk, code="x", message="y")
+    assert snapshot() == before
+    assert usd(user) == 8_000 and usd(user, AccountKind.HELD) == 0
+    assert LedgerTransaction.objects.filter(kind="withdrawal_paid").count() == 1
+    assert LedgerTransaction.objects.filter(kind="withdrawal_release").count() == 1
+    # A task re-run after success sends nothing.
+    assert send_withdrawal_transfer(withdrawal_id=paid.pk).status == WithdrawalStatus.PAID
+    assert fake_stripe.requests == []
+    assert_payments_invariants()
+
+
+# --- the one invariant helper holds with withdrawals in flight, and catches drift -----------
+
+
+@pytest.mark.django_db
+def test_the_ledger_helper_counts_in_flight_withdrawals_in_held():
+    user = seller(10_000)
+    market = usd_market()
+    place_bid(buyer=user, problem=market.problem, price=Money(1_000, Currency.USD), quantity=3)
+    withdrawal = request_withdrawal(user=user, amount_minor=2_000)
+    assert usd(user, AccountKind.HELD) == 5_000
+    assert_ledger_invariants()  # held == 3 000 of bids + 2 000 in flight
+    Withdrawal.objects.filter(pk=withdrawal.pk).update(amount_minor=F("amount_minor") + 1)
+    assert HELD_VIOLATION in market_violations()
+    with pytest.raises(AssertionError):
+        assert_ledger_invariants()
+
+
+# --- lock order: a system account is never created while user accounts are locked ----------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_confirming_a_withdrawal_cannot_deadlock_with_the_engine_creating_the_fee_account(
+    settings,
+):
+    """The engine gets (may create) the USD fee account, then locks user accounts. Confirming
+    a withdrawal used to lock the user's HELD account first and get the fee account after:
+    with the fee account not yet committed, each waited for the other (PostgreSQL deadlock).
+    """
+    settings.STRIPE_SECRET_KEY = "sk_test_formalmarket_fake"
+    user = seller(10_000)
+    withdrawal = request_withdrawal(user=user, amount_minor=2_000)
+    assert not Account.objects.filter(owner=None, currency="USD", kind="fees").exists()
+    held = get_user_accounts(keys=[(user.pk, AccountKind.HELD)], currency="USD")[
+        (user.pk, AccountKind.HELD)
+    ]
+    fee_created = threading.Event()
+    errors: list[BaseException] = []
+
+    def engine_like() -> None:
+        try:
+            with transaction.atomic():
+                get_system_account(currency="USD", kind=AccountKind.FEES)  # uncommitted insert
+                fee_created.set()
+                time.sleep(0.5)  # the confirmation is now waiting on us (or holding HELD)
+                lock_accounts([held])
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def confirm() -> None:
+        try:
+            fee_created.wait(5)
+            complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id="tr_lock")
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=engine_like), threading.Thread(target=confirm)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    close_old_connections()
+    assert errors == []
+    assert Withdrawal.objects.get(pk=withdrawal.pk).status == WithdrawalStatus.PAID
+    assert_payments_invariants()
+
+
+# --- a ledger movement always commits with what caused it -----------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_record_transaction_outside_the_locking_transaction_is_refused():
+    from market.services.ledger import record_transaction
+
+    user = UserFactory()
+    mint = get_system_account(currency="DEMO", kind=AccountKind.MINT)
+    wallet = get_user_accounts(keys=[(user.pk, AccountKind.AVAILABLE)], currency="DEMO")[
+        (user.pk, AccountKind.AVAILABLE)
+    ]
+    with transaction.atomic():
+        locked = lock_accounts([wallet])
+    count = LedgerTransaction.objects.count()
+    with pytest.raises(RuntimeError):
+        record_transaction(
+            kind=LedgerTransaction.Kind.DEMO_GRANT,
+            currency="DEMO",
+            legs=[(mint, -100), (wallet, 100)],
+            locked=locked,
+        )
+    assert LedgerTransaction.objects.count() == count
+    assert Account.objects.get(pk=wallet.pk).balance_minor == 0
+    assert not Order.objects.exists()
