@@ -27,6 +27,7 @@ MemoryError. The host accepts only a single ``A<token>`` frame followed by exit 
 
 import _thread
 import array
+import ast
 import ctypes
 import gc
 import json
@@ -180,6 +181,46 @@ def _compiled_at_run_time(caller: str) -> bool:
     return not (caller.startswith(("/", "<frozen ")) or caller == "<verifier>")
 
 
+# sympify/parse_expr turn solution text into an expression they eval. What their
+# transformations produce for mathematics is names, numbers, strings, calls, operators,
+# subscripts and containers; a payload needs more: attributes (`x._assumptions.update(zero=True)`
+# makes the verifier's own `x` zero without a single refused word), lambdas, walrus,
+# comprehensions (generators hand out frames).
+_MATH_PARSERS = ("/sympy/parsing/", "/sympy/core/sympify.py")
+_NOT_MATH = (
+    ast.Attribute,
+    ast.Lambda,
+    ast.NamedExpr,
+    ast.GeneratorExp,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.Yield,
+    ast.YieldFrom,
+    ast.Await,
+)
+
+
+def _check_math_expression(source: object) -> None:
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", "replace")
+    if not isinstance(source, str):
+        return  # ASTs are refused by _check_source
+    me = _thread_id()
+    _looking.add(me)  # ast.parse raises a compile event of its own
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return  # compile() will fail the same way
+    finally:
+        _looking.discard(me)
+    for node in ast.walk(tree):
+        if isinstance(node, _NOT_MATH):
+            raise InjectionBlocked(
+                f"refused to evaluate {type(node).__name__} nodes in a mathematical expression"
+            )
+
+
 def _audit(event: str, args: tuple[object, ...]) -> None:
     if event == "import":
         name = args[0]
@@ -191,8 +232,11 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
     if not _armed or (_looking and _thread_id() in _looking):
         return
     if event == "compile":
-        if not _trusted_caller(_caller_file(2)):
+        caller = _caller_file(2)
+        if not _trusted_caller(caller):
             _check_source(args[0])
+            if any(part in caller for part in _MATH_PARSERS):
+                _check_math_expression(args[0])
     elif event == "marshal.loads" or event == "marshal.load":
         if not _caller_file(2).startswith("<frozen importlib"):
             raise InjectionBlocked("marshal.loads is not allowed in a verifier")
