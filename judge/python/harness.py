@@ -144,6 +144,20 @@ def _caller_file(depth: int) -> str:
         _looking.discard(me)
 
 
+def _runtime_code_on_stack(limit: int = 200) -> bool:
+    me = _thread_id()
+    _looking.add(me)  # f_code and sys._getframe raise audit events
+    try:
+        frame = sys._getframe(2)
+        while frame is not None and limit > 0:
+            if _compiled_at_run_time(frame.f_code.co_filename):
+                return True
+            frame, limit = frame.f_back, limit - 1  # type: ignore[assignment]
+        return False
+    finally:
+        _looking.discard(me)
+
+
 def _check_source(source: object) -> None:
     if isinstance(source, bytes):
         try:
@@ -234,6 +248,10 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
     if event == "compile":
         caller = _caller_file(2)
         if not _trusted_caller(caller):
+            if _runtime_code_on_stack():
+                # sympify's eval'd text calling lambdify/sympify with a string of its own: the
+                # inner text escapes the checks made for the outer one.
+                raise InjectionBlocked("code compiled at run time may not compile more code")
             _check_source(args[0])
             if any(part in caller for part in _MATH_PARSERS):
                 _check_math_expression(args[0])
