@@ -51,7 +51,14 @@ from judge.lean.toolchain import (
     discover,
     server_caps,
 )
-from judge.verdict import Reason, Verdict, check_solution_bytes, judge_error, rejected
+from judge.verdict import (
+    Outcome,
+    Reason,
+    Verdict,
+    check_solution_bytes,
+    judge_error,
+    rejected,
+)
 
 __all__ = ["FAKE_VERSION_SUFFIX", "LeanJob", "judge_lean"]
 
@@ -139,11 +146,63 @@ def _judge(job: LeanJob, toolchain: Toolchain | None) -> Verdict:
     remove_stale(toolchain.work_dir, "job-")
     job_dir = toolchain.work_dir / f"job-{uuid.uuid4().hex}"
     try:
-        return run.finish(_judge_in(job_dir, text, prepared, run))
+        verdict = _judge_in(job_dir, text, prepared, run)
     except SandboxFailed as exc:
         return run.finish(judge_error(str(exc)))
     finally:
         remove_tree(job_dir)
+    finished = run.finish(verdict)
+    if verdict.verdict is Outcome.REJECTED and verdict.reason in _PLATFORM_AMBIGUOUS:
+        problem = self_check(toolchain, job.project, memory_limit)
+        if problem is not None:
+            return run.finish(judge_error(problem))
+    return finished
+
+
+# Rejections whose exit status a broken platform produces too: `lake build` failing for a reason
+# of ours (an unwritable layer, a full disk), and `lake comparator`'s exit 1, which Lake also
+# returns when its own nested sandbox, `lake env` or exporter fails inside its check. Before such
+# a rejection stands, a known-good solution must be accepted on the same toolchain and project.
+_PLATFORM_AMBIGUOUS = frozenset(
+    {Reason.COMPILE_ERROR, Reason.STATEMENT_MISMATCH, Reason.AXIOM_VIOLATION}
+)
+CANARY_VERIFIER = "abbrev Spec : Prop := True\n"
+CANARY_SOLUTION = "import Verifier\n\ntheorem answer : Spec := trivial\n"
+CANARY_TIME_LIMIT_S = 180.0
+CANARY_MIN_MEMORY_MB = 2048
+
+
+def self_check(toolchain: Toolchain, project: str, memory_limit_mb: int) -> str | None:
+    """None when a known-good solution is ACCEPTED end to end here; else what went wrong.
+
+    Runs the same steps, sandbox and comparator as a job, in a fresh job folder of its own (the
+    rejected solution's processes and files are gone by then). It can only turn a rejection
+    into a JUDGE_ERROR (retried later), never into an acceptance.
+    """
+    max_time, max_memory = server_caps()
+    try:
+        prepared = prepare_verifier(CANARY_VERIFIER, project, toolchain=toolchain)
+    except (VerifierRejected, PreparationFailed, ToolchainUnavailable, SandboxFailed) as exc:
+        return f"the Lean judge failed its self-check (preparing a known-good problem: {exc})"
+    canary = JobRun(
+        toolchain=toolchain,
+        time_limit_s=min(CANARY_TIME_LIMIT_S, max_time),
+        memory_limit_mb=min(max(memory_limit_mb, CANARY_MIN_MEMORY_MB), max_memory),
+    )
+    job_dir = toolchain.work_dir / f"job-selfcheck-{uuid.uuid4().hex}"
+    try:
+        verdict = _judge_in(job_dir, CANARY_SOLUTION, prepared, canary)
+    except SandboxFailed as exc:
+        return f"the Lean judge failed its self-check ({exc})"
+    finally:
+        remove_tree(job_dir)
+    if verdict.verdict is Outcome.ACCEPTED:
+        return None
+    what = verdict.reason.value if verdict.reason is not None else verdict.verdict.value
+    return (
+        "the Lean judge failed its self-check: a known-good solution was not accepted "
+        f"({what}), so this rejection cannot be trusted; the solution will be judged again"
+    )
 
 
 def _write_job_sources(

@@ -14,7 +14,9 @@ import pytest
 
 from judge.lean import LeanJob, judge_lean
 from judge.lean.compare import copy_solution_artifacts
-from judge.lean.pipeline import FAKE_VERSION_SUFFIX
+from judge.lean.pipeline import CANARY_VERIFIER, FAKE_VERSION_SUFFIX
+from judge.lean.prepare import cache_key
+from judge.lean.toolchain import discover
 from judge.verdict import Outcome, Reason
 
 from .conftest import PROGRAMS, FakeToolchain, program
@@ -158,8 +160,12 @@ def test_solution_allow_line_never_widens(fake_toolchain: FakeToolchain) -> None
 
     assert verdict.reason is Reason.AXIOM_VIOLATION
     assert "native_decide" in verdict.detail
-    [config] = fake_toolchain.comparator_configs() or [None]
-    assert config is None  # rejected before Comparator, and nothing widened anywhere
+    # Rejected before Comparator: the only comparator run is the known-good self-check's, in its
+    # own job folder, and nothing is widened anywhere.
+    runs = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    assert len(runs) == 1 and "/job-selfcheck-" in runs[0]["upper"]
+    [config] = fake_toolchain.comparator_configs()
+    assert config["permitted_axioms"] == ["propext", "Classical.choice", "Quot.sound"]
     probe = fake_toolchain.calls("lake")
     assert all("Lean.ofReduceBool" not in str(call) for call in probe)
 
@@ -185,10 +191,17 @@ def test_verifier_is_built_once_and_reused_read_only(fake_toolchain: FakeToolcha
         Outcome.ACCEPTED,
     ]
     builds = fake_toolchain.lake_builds()
-    assert builds.count("Verifier") == 1
-    assert builds.count("JudgeChallenge") == 1
-    assert builds.count("JudgeAudit") == 1
-    [entry] = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
+    # Once for the problem's verifier, once for the self-check's (run after the rejection).
+    assert builds.count("Verifier") == 2
+    assert builds.count("JudgeChallenge") == 2
+    assert builds.count("JudgeAudit") == 2
+    entries = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
+    entry = fake_toolchain.cache_dir / cache_key(
+        program("verifiers/two_plus_two.lean"), "core", discover()
+    )
+    assert sorted(entries) == sorted(
+        [entry, fake_toolchain.cache_dir / cache_key(CANARY_VERIFIER, "core", discover())]
+    )
     assert (entry / "prepared.json").is_file()
     challenge = entry / "build" / ".lake" / "build" / "lib" / "lean" / "JudgeChallenge.olean"
     assert challenge.read_text() == "FAKE OLEAN JudgeChallenge prepared"
@@ -197,7 +210,8 @@ def test_verifier_is_built_once_and_reused_read_only(fake_toolchain: FakeToolcha
     for call in fake_toolchain.calls("lake"):
         if call["argv"][:2] in (["build", "Submission"], ["build", "Solution"]):
             assert call["upper"].startswith(str(fake_toolchain.work_dir))
-            assert str(entry / "build") in call["layers"]
+            if "/job-selfcheck-" not in call["upper"]:
+                assert str(entry / "build") in call["layers"]
 
 
 def test_tampered_challenge_in_the_solution_layer_never_reaches_comparator(
@@ -219,12 +233,18 @@ def test_files_the_solution_writes_beside_its_build_never_reach_comparator(
     verdict = judge_lean(job(program("solutions/lakefile_hijack.lean")))
 
     assert (verdict.verdict, verdict.reason) == (Outcome.REJECTED, Reason.STATEMENT_MISMATCH)
-    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    [call] = [
+        c
+        for c in fake_toolchain.calls("lake")
+        if c["argv"][:1] == ["comparator"] and "/job-selfcheck-" not in c["upper"]
+    ]
     artifacts = Path(call["layers"].split(os.pathsep)[-1])  # the bottom layer
     assert artifacts.name == "artifacts"
     # The job folder is gone by now; what the comparator saw was recorded by the fake bwrap.
     [argv] = [
-        entry["argv"] for entry in fake_toolchain.calls("bwrap") if "comparator" in entry["argv"]
+        entry["argv"]
+        for entry in fake_toolchain.calls("bwrap")
+        if "comparator" in entry["argv"] and str(artifacts) in entry["argv"]
     ]
     lower = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--overlay-src"]
     assert lower[0] == str(artifacts)
@@ -275,6 +295,60 @@ def test_a_symlinked_build_folder_is_not_followed(tmp_path: Path) -> None:
     copy_solution_artifacts(build, artifacts)
 
     assert [p for p in artifacts.rglob("*") if p.is_file()] == []
+
+
+def comparator_runs(fake_toolchain: FakeToolchain) -> int:
+    return len([c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]])
+
+
+def test_comparator_broken_inside_its_own_sandbox_is_a_judge_error_not_a_rejection(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    # Lake's `runChallenge` catches every exception of the check, its own sandbox and exporter
+    # failing included, and exits 1: the same status as a wrong proof.
+    fake_toolchain.configure(broken="comparator")
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR, verdict.detail
+    assert verdict.reason is None
+    assert "self-check" in verdict.detail
+    assert comparator_runs(fake_toolchain) == 2  # the job's, then the known-good canary's
+    assert list(fake_toolchain.work_dir.iterdir()) == []
+
+
+def test_build_broken_for_every_solution_is_a_judge_error_not_a_compile_error(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    fake_toolchain.configure(broken="Submission")
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR, verdict.detail
+    assert fake_toolchain.lake_builds().count("Submission") == 2
+    assert comparator_runs(fake_toolchain) == 0
+
+
+def test_a_rejection_stands_when_the_known_good_canary_is_accepted(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    verdict = judge_lean(job(program("solutions/probe_fooled.lean")))
+
+    assert (verdict.verdict, verdict.reason) == (Outcome.REJECTED, Reason.STATEMENT_MISMATCH)
+    assert comparator_runs(fake_toolchain) == 2
+    # The canary's verifier is prepared once, beside the problem's, and reused afterwards.
+    judge_lean(job(program("solutions/compile_error.lean")))
+    entries = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
+    assert len(entries) == 2
+    assert fake_toolchain.lake_builds().count("Verifier") == 2
+    assert list(fake_toolchain.work_dir.iterdir()) == []
+
+
+def test_accepted_and_limit_verdicts_run_no_canary(fake_toolchain: FakeToolchain) -> None:
+    judge_lean(job(program("solutions/ok.lean")))
+
+    assert comparator_runs(fake_toolchain) == 1
+    assert fake_toolchain.lake_builds().count("Submission") == 1
 
 
 def test_job_folders_are_removed_afterwards(fake_toolchain: FakeToolchain) -> None:

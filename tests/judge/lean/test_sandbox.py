@@ -146,7 +146,9 @@ def test_a_job_never_sees_another_jobs_folder(fake_toolchain: FakeToolchain) -> 
             {part.split("/")[0] for part in joined.split(str(fake_toolchain.work_dir) + "/")[1:]}
         )
     seen = set().union(*job_dirs_per_call)
-    assert len(seen) == 2
+    # Two jobs, and the self-check that the rejection triggered, each in its own folder.
+    assert len(seen) == 3
+    assert len([name for name in seen if name.startswith("job-selfcheck-")]) == 1
     assert all(len(dirs) <= 1 for dirs in job_dirs_per_call)
 
 
