@@ -6,6 +6,7 @@ Counters live in the ``throttle`` cache (Redis when configured). A throttled cal
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.core.cache import caches
@@ -58,3 +59,46 @@ class WriteThrottle(_UserThrottle):
 
     def applies_to(self, request: Request) -> bool:
         return request.method not in SAFE_METHODS
+
+
+# --- password guessing ------------------------------------------------------------------------
+# The per-address throttle above bounds one client; these bound the guesses against one
+# account from any number of addresses. Both password paths use them: the login page and
+# POST /api/v1/tokens/ with a username and password.
+
+LOGIN_FAILURE_WINDOW_S = 15 * 60
+MAX_LOGIN_FAILURES_PER_USERNAME = 10
+MAX_LOGIN_FAILURES_PER_ADDRESS = 50
+
+
+def _login_keys(username: str, address: str) -> tuple[str, str]:
+    name = hashlib.sha256(username.strip().lower().encode("utf-8", "replace")).hexdigest()
+    return f"login-fail:user:{name}", f"login-fail:addr:{address}"
+
+
+def client_address(request: Any) -> str:
+    """The client's address for throttling: as :meth:`_UserThrottle.get_ident` decides."""
+    return ReadThrottle().get_ident(request)  # reads only request.META: any request works
+
+
+def login_locked_out(*, username: str, address: str) -> bool:
+    """Whether password attempts for ``username`` or from ``address`` are refused for now."""
+    by_user, by_address = _login_keys(username, address)
+    cache = caches["throttle"]
+    return (cache.get(by_user, 0) >= MAX_LOGIN_FAILURES_PER_USERNAME) or (
+        cache.get(by_address, 0) >= MAX_LOGIN_FAILURES_PER_ADDRESS
+    )
+
+
+def note_login_failure(*, username: str, address: str) -> None:
+    cache = caches["throttle"]
+    for key in _login_keys(username, address):
+        cache.add(key, 0, LOGIN_FAILURE_WINDOW_S)  # the window starts at the first failure
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, LOGIN_FAILURE_WINDOW_S)
+
+
+def clear_login_failures(*, username: str) -> None:
+    caches["throttle"].delete(_login_keys(username, "")[0])

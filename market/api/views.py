@@ -20,6 +20,7 @@ from rest_framework.serializers import Serializer
 
 from market import access, selectors
 from market.api import serializers as s
+from market.api import throttling
 from market.api.idempotency import idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
 from market.exceptions import SubmissionsClosed
@@ -99,9 +100,17 @@ class TokenListView(ListView):
         if not user.is_authenticated:
             if not data.get("username") or not data.get("password"):
                 raise exceptions.NotAuthenticated("log in, or give username and password")
+            address = throttling.client_address(request)
+            if throttling.login_locked_out(username=data["username"], address=address):
+                raise exceptions.Throttled(
+                    wait=throttling.LOGIN_FAILURE_WINDOW_S,
+                    detail="too many failed password attempts; try again later",
+                )
             user = authenticate(request, username=data["username"], password=data["password"])
             if user is None:
+                throttling.note_login_failure(username=data["username"], address=address)
                 raise exceptions.AuthenticationFailed("wrong username or password")
+            throttling.clear_login_failures(username=data["username"])
         token, key = create_api_token(user=user, name=data["name"])
         body = s.TokenSerializer(token).data
         return Response({**body, "key": key}, status=status.HTTP_201_CREATED)
