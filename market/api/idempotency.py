@@ -39,11 +39,17 @@ IN_PROGRESS_LEASE = timedelta(minutes=5)
 _REPLAYED_HEADERS = ("Location", "ETag")
 
 
-def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
+def idempotent(
+    handler: Callable[..., Response] | None = None, *, secret_fields: tuple[str, ...] = ()
+) -> Any:
     """Wrap a view method (post/patch/put/delete) with Idempotency-Key semantics.
 
     Runs after authentication, permissions and throttling (inside the view's handler).
+    ``secret_fields`` of the response body are never stored: a replay answers them as null
+    (a new API token's key is shown once and stored only hashed, also here).
     """
+    if handler is None:
+        return functools.partial(idempotent, secret_fields=secret_fields)
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -73,7 +79,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
                     response = view.handle_exception(exc)  # re-raises what is not an API error
                 if response.status_code >= 500:
                     raise _NotStored(response)
-                _complete(record, response)
+                _complete(record, response, secret_fields)
         except _NotStored as not_stored:
             IdempotencyRecord.objects.filter(pk=record.pk).delete()
             return not_stored.response
@@ -93,9 +99,15 @@ class _NotStored(Exception):
         self.response = response
 
 
-def _complete(record: IdempotencyRecord, response: Response) -> None:
+def _complete(
+    record: IdempotencyRecord, response: Response, secret_fields: tuple[str, ...] = ()
+) -> None:
     """Store the first response of a key (precondition: in the handler's transaction)."""
     body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+    if isinstance(body, dict):
+        for name in secret_fields:
+            if name in body:
+                body[name] = None
     headers = {h: response[h] for h in _REPLAYED_HEADERS if response.has_header(h)}
     IdempotencyRecord.objects.filter(pk=record.pk).update(
         state=IdempotencyRecord.State.COMPLETED,

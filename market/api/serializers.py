@@ -396,7 +396,10 @@ class TokenSerializer(serializers.Serializer):
 
 
 class TokenCreatedSerializer(TokenSerializer):
-    key = serializers.CharField(help_text="Shown once; only its hash is stored.")
+    key = serializers.CharField(
+        allow_null=True,
+        help_text="Shown once; only its hash is stored (null when an Idempotency-Key replays).",
+    )
 
 
 class MeSerializer(serializers.Serializer):

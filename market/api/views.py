@@ -91,9 +91,10 @@ class TokenListView(ListView):
         responses={201: s.TokenCreatedSerializer},
         summary="Create an API token (the key is shown once)",
         description="Logged in (session or token): give a name. Otherwise also give your "
-        "username and password.",
+        "username and password. With an Idempotency-Key, a replay answers `key: null`: the "
+        "key is shown once and never stored.",
     )
-    @idempotent
+    @idempotent(secret_fields=("key",))
     def post(self, request: Request) -> Response:
         data = parse_body(s.TokenCreateSerializer, request)
         user = request.user

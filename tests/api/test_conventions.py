@@ -356,3 +356,21 @@ def test_anonymous_throttling_ignores_a_client_written_x_forwarded_for(world, mo
     response = client.post("/api/v1/tokens/", guess, "json", HTTP_X_FORWARDED_FOR="10.0.0.9")
     assert_error(response, 429, "api:throttled")
     assert ApiToken.objects.filter(user=world.solver).count() == 1  # the fixture's own token
+
+
+def test_a_token_key_is_not_stored_in_the_idempotency_record_nor_replayed(world):
+    # Review finding: a logged-in user creating a token with an Idempotency-Key had the key
+    # stored in plain text in the idempotency record for 24 hours, and shown again on replay.
+    client = world.client("solver")
+    first = client.post("/api/v1/tokens/", {"name": "ci"}, "json", HTTP_IDEMPOTENCY_KEY="tok-1")
+    assert first.status_code == 201, first.content
+    key = first.json()["key"]
+    assert key.startswith("fm_")
+    record = IdempotencyRecord.objects.get(user=world.solver, key="tok-1")
+    assert key not in str(IdempotencyRecord.objects.filter(pk=record.pk).values().get())
+    assert record.response_body["key"] is None
+    replay = client.post("/api/v1/tokens/", {"name": "ci"}, "json", HTTP_IDEMPOTENCY_KEY="tok-1")
+    assert replay.status_code == 201
+    assert replay["Idempotent-Replayed"] == "true"
+    assert replay.json() == {**first.json(), "key": None}
+    assert ApiToken.objects.filter(user=world.solver, name="ci").count() == 1
