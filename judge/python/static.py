@@ -46,6 +46,18 @@ TEXT_EVALUATORS = frozenset(
 BUILTIN_VALUE_SINKS = frozenset({"eval", "exec", "compile", "__import__", "breakpoint"})
 SINK_MODULES = frozenset({"sympy", "mpmath", "builtins", "operator", "importlib", "numexpr"})
 PICKLE_MODULES = frozenset({"pickle", "_pickle", "cPickle", "marshal", "shelve", "dill", "copyreg"})
+# Methods of str, containers, re patterns and files: they do not evaluate their arguments.
+PLAIN_METHODS = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "get", "pop", "remove",
+     "discard", "index", "count", "join", "split", "rsplit", "splitlines", "startswith",
+     "endswith", "format", "replace", "strip", "lstrip", "rstrip", "match", "fullmatch",
+     "search", "findall", "finditer", "sub", "subn", "encode", "decode", "partition",
+     "rpartition", "find", "rfind", "keys", "values", "items", "copy", "issubset",
+     "issuperset", "union", "intersection", "difference", "isdisjoint", "write", "put",
+     "translate", "maketrans", "removeprefix", "removesuffix", "zfill", "center", "ljust",
+     "rjust", "casefold", "lower", "upper"}
+)  # fmt: skip
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "put"})
 SYMPY_METHODS = frozenset({"subs", "equals", "xreplace", "replace", "evalf", "match", "has"})
 
 
@@ -99,10 +111,13 @@ class _Imports(ast.NodeVisitor):
         self.modules: list[str] = []
         self.errors: list[str] = []
         self.aliases: dict[str, str] = {}  # local name -> fully qualified name
+        self.module_aliases: set[str] = set()  # qualified names that are modules
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.modules.append(alias.name)
+            self.module_aliases.add(alias.name)
+            self.module_aliases.add(alias.name.partition(".")[0])
             if alias.asname:
                 self.aliases[alias.asname] = alias.name
             else:
@@ -124,8 +139,9 @@ class _Imports(ast.NodeVisitor):
 class _Taint:
     """Flow-insensitive taint analysis over the module's functions (methods and nested ones too)."""
 
-    def __init__(self, tree: ast.Module, aliases: dict[str, str]) -> None:
+    def __init__(self, tree: ast.Module, aliases: dict[str, str], modules: set[str]) -> None:
         self.aliases = aliases
+        self.modules = modules
         self.functions: dict[str, list[ast.FunctionDef]] = {}
         self.methods: set[int] = set()  # ids of functions defined in a class body
         self.recipes: set[str] = set()
@@ -247,7 +263,7 @@ class _Taint:
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
-            and node.func.attr not in SYMPY_METHODS  # sympy objects are immutable
+            and node.func.attr in MUTATORS  # other methods are flagged when given taint
             and isinstance(_root(node.func.value), ast.Name)
         ):
             # parts.append(solution), table.update(k=solution): the receiver now holds it.
@@ -270,13 +286,22 @@ class _Taint:
             parts: list[ast.AST] = [node.func, *node.args, *(k.value for k in node.keywords)]
             return any(self.is_tainted(part, tainted) for part in parts)
         if isinstance(node, ast.Lambda):
-            return False
+            # lambda v: solution -- calling it hands out the solution (Matrix.applyfunc, map).
+            arguments = node.args
+            own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+            return self.is_tainted(node.body, tainted - own)
         return any(self.is_tainted(child, tainted) for child in ast.iter_child_nodes(node))
 
     def _flag(self, node: ast.AST, sink: str, message: str) -> None:
         flow = InjectionFlow(getattr(node, "lineno", 0), sink, message)
         if flow not in self.flows:
             self.flows.append(flow)
+
+    def _is_module(self, node: ast.AST) -> bool:
+        """An imported module (re, math, numpy...), not an object such as a sympy expression."""
+        if not isinstance(node, ast.Name) or node.id not in self.aliases:
+            return False
+        return self.aliases[node.id] in self.modules
 
     def is_value_sink(self, node: ast.AST) -> str | None:
         """The name of a string-evaluating function that ``node`` refers to, if any."""
@@ -381,6 +406,21 @@ class _Taint:
                     name or node.func.attr,
                     f".{node.func.attr}() sympifies its arguments: the solution reaches eval",
                 )
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr not in PLAIN_METHODS
+            and not self.is_tainted(node.func.value, tainted)
+            and not self._is_module(_root(node.func.value))
+            and node.func.attr not in self.functions
+        ):
+            # x.diff(solution), expr.series(solution), M.applyfunc(lambda v: solution): most
+            # methods of sympy objects sympify their arguments, and the receiver's type is unknown.
+            self._flag(
+                node,
+                name or node.func.attr,
+                f".{node.func.attr}() of an object the checks cannot type receives the "
+                "solution (sympy methods sympify strings with eval)",
+            )
         # Calls into the verifier's own functions and methods carry the taint into their
         # parameters (by position, by keyword; a method's positions shift by self).
         callee = short or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
@@ -476,7 +516,7 @@ def static_check(source: str) -> StaticReport:
         errors.append("the module docstring (the solution format shown to solvers) is missing")
     flows: list[InjectionFlow] = []
     if verify is not None:
-        taint = _Taint(tree, imports.aliases)
+        taint = _Taint(tree, imports.aliases, imports.module_aliases)
         taint.run()
         # Flows outside verify's reach (module level) still matter for pickle/numpy.load.
         for node in tree.body:

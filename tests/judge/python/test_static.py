@@ -232,6 +232,17 @@ HIDDEN_FLOWS = {
         "Parser().parse(solution)",
         "sympy.sympify",
     ),
+    "sympy method": ("import sympy\nx = sympy.Symbol('x')\n", "x.diff(solution)", "x.diff"),
+    "sympy method of a call": (
+        "import sympy\n",
+        "sympy.Symbol('x').series(solution)",
+        "series",
+    ),
+    "lambda handing out the solution": (
+        "import sympy\n",
+        "sympy.Matrix([1]).applyfunc(lambda v: solution)[0]",
+        "applyfunc",
+    ),
     "mpmath.identify": ("import mpmath\n", "mpmath.identify(0.5, [solution])", "mpmath.identify"),
     "operator.attrgetter": (
         "import operator\n",
