@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from market.exceptions import InvalidOrder
 from market.models import AccountKind, LedgerTransaction
 from market.money import Currency
-from market.services.ledger import get_system_account, get_user_account, transfer
+from market.services.ledger import get_system_account, get_user_accounts, transfer
 
 
 def grant_demo_credits(
@@ -18,9 +18,10 @@ def grant_demo_credits(
     if amount_minor <= 0:
         raise InvalidOrder("a grant must be positive", fields={"amount_minor": ["must be > 0"]})
     mint = get_system_account(currency=Currency.DEMO, kind=AccountKind.MINT)
-    available = get_user_account(
-        user_id=user.pk, currency=Currency.DEMO, kind=AccountKind.AVAILABLE
-    )
+    # Created through the ledger's one global order, like every other user account.
+    available = get_user_accounts(keys=[(user.pk, AccountKind.AVAILABLE)], currency=Currency.DEMO)[
+        (user.pk, AccountKind.AVAILABLE)
+    ]
     return transfer(
         kind=LedgerTransaction.Kind.DEMO_GRANT,
         currency=Currency.DEMO,

@@ -15,7 +15,6 @@ from market.money import Currency
 from market.services.ledger import (
     Leg,
     get_system_account,
-    get_user_account,
     get_user_accounts,
     lock_accounts,
     record_transaction,
@@ -25,7 +24,7 @@ USD = Currency.USD
 
 
 def usd_account(user_id: int, kind: AccountKind) -> Account:
-    return get_user_account(user_id=user_id, currency=USD, kind=kind)
+    return get_user_accounts(keys=[(user_id, kind)], currency=USD)[(user_id, kind)]
 
 
 def usd_system_account(kind: AccountKind) -> Account:
