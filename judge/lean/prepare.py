@@ -45,8 +45,12 @@ from judge.lean.toolchain import (
 )
 
 # Bump when a generated file changes: prepared builds from older generators are not reused.
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"  # 2: the audit refuses a verifier that declares `answer`
 MAX_VERIFIER_BYTES = 256 * 1024
+RESERVED_ANSWER_MESSAGE = (
+    "the verifier declares `answer`, the name a solution must define; rename it (an `answer` "
+    "in the verifier would let `import Verifier` alone pass as a solution)"
+)
 
 
 class VerifierRejected(Exception):
@@ -290,6 +294,8 @@ def _audit_message(report: Path, widened: tuple[str, ...]) -> str:
         return base
     if not isinstance(data, list):
         return base
+    if any(isinstance(item, dict) and item.get("reserved") == "answer" for item in data):
+        return RESERVED_ANSWER_MESSAGE
     pairs = [
         f"{item['declaration']} uses {item['axiom']}"
         for item in data[:10]

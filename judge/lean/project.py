@@ -6,7 +6,9 @@ Module names in the layered Lake workspace:
 - ``JudgeChallenge``: ``import Verifier`` and ``judge_answer : Spec := sorry``; Comparator's
   challenge, built once per verifier version before any solution.
 - ``JudgeAudit``: fails to build unless every declaration of ``Verifier`` rests only on the
-  verifier's allowlist and every widened name is an axiom the verifier's environment has.
+  verifier's allowlist, every widened name is an axiom the verifier's environment has, and no
+  root-level ``answer`` exists (the bridge's ``_root_.answer`` would find it, so that
+  ``import Verifier`` alone would pass as a solution).
 - ``Submission``: the solver's file, verbatim.
 - ``Solution``: the bridge, ``theorem judge_answer : Spec := _root_.answer`` (``def`` for a Type
   spec), so that the kernel checks that ``answer``'s type is defeq to ``Spec`` while Comparator
@@ -94,6 +96,12 @@ run_cmd do
     match env.find? name with
     | some (.axiomInfo _) => pure ()
     | _ => throwError m!"judge audit: allowed name {{name}} is not an axiom of the verifier"
+  if env.contains `answer then
+    try
+      IO.FS.createDirAll ".lake/judge"
+      IO.FS.writeFile "{AUDIT_REPORT}" "[{{\\"reserved\\":\\"answer\\"}}]"
+    catch _ => pure ()
+    throwError "judge audit: the verifier declares `answer`, the name reserved for the solution"
   let some verifierIdx := env.getModuleIdx? `Verifier
     | throwError "judge audit: module Verifier is missing"
   let mut offending : Array (Name × Name) := #[]

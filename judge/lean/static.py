@@ -8,6 +8,7 @@ import re
 from judge.lean.allow import parse_allow_line
 from judge.lean.prepare import (
     MAX_VERIFIER_BYTES,
+    RESERVED_ANSWER_MESSAGE,
     PreparationFailed,
     VerifierRejected,
     prepare_verifier,
@@ -21,6 +22,12 @@ _MODIFIERS = r"(?:(?:private|protected|noncomputable|unsafe|partial)\s+)*"
 _SPEC_DECL = re.compile(
     r"^(?:@\[[^\]]*\]\s*)*" + _MODIFIERS + r"(?:def|abbrev|theorem|structure|inductive|class|"
     r"opaque|axiom|instance)\s+(?:_root_\.)?Spec\b",
+    re.M,
+)
+# A root-level `answer` (outside any namespace) in the verifier: the bridge would pick it up.
+_ANSWER_DECL = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)*" + _MODIFIERS + r"(?:def|abbrev|theorem|lemma|instance|opaque|axiom|"
+    r"structure|inductive|class)\s+(?:_root_\.)?answer\b",
     re.M,
 )
 _SPEC_PROP = re.compile(r"\bSpec\s*:\s*Prop\b")
@@ -65,12 +72,32 @@ def _source_errors(source: str, project: str) -> list[str]:
                 f"`import {module}` is not available in the core project (only "
                 f"{', '.join(CORE_ROOTS)}); publish with project `mathlib` to use Mathlib"
             )
+    if _declares_root_answer(source):
+        errors.append(RESERVED_ANSWER_MESSAGE)
     if not _SPEC_DECL.search(source):
         errors.append(
             "the verifier must define a root-level `Spec`, e.g. `abbrev Spec : Prop := 2 + 2 = 4`"
             " or `def Spec : Type := { n : Nat // n * n = 49 }`"
         )
     return errors
+
+
+def _declares_root_answer(source: str) -> bool:
+    """Whether ``answer`` is declared outside every namespace (a textual early check).
+
+    The build's audit checks the elaborated environment as well; this gives the message before
+    any build and without a toolchain.
+    """
+    depth = 0
+    for line in source.splitlines():
+        stripped = line.strip()
+        if re.match(r"^namespace\s+\S", stripped):
+            depth += 1
+        elif re.match(r"^end(\s+\S+)?\s*$", stripped) and depth > 0:
+            depth -= 1
+        elif _ANSWER_DECL.match(stripped) and (depth == 0 or "_root_.answer" in stripped):
+            return True
+    return False
 
 
 def _spec_kind(source: str) -> str | None:

@@ -430,6 +430,7 @@ def test_pre_checks_reject_without_running_anything(
     ("verifier", "message"),
     [
         ("verifier_sorry.lean", "helper uses sorryAx"),
+        ("verifier_answer.lean", "the verifier declares `answer`"),
         ("verifier_compile_error.lean", "the verifier does not compile (first error at line 3"),
         ("no_spec.lean", "must define a root-level `Spec : Prop`"),
         ("native_allowed.lean", "`Lean.ofReduceBool` cannot be honoured"),

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from judge.lean import project as gen
-from judge.lean.project import SpecKind
+from judge.lean.project import AUDIT_REPORT, SpecKind, audit_source
 
 
 def test_bridge_for_a_prop_spec_is_a_theorem_about_root_answer() -> None:
@@ -86,3 +87,14 @@ def test_paranoid_without_nanoda_has_no_external_kernels() -> None:
 
     assert "external_kernels" not in config
     assert "enable_nanoda" not in config
+
+
+def test_audit_refuses_a_root_answer_and_reports_it_as_json() -> None:
+    source = audit_source(("propext",), ())
+    lines = source.splitlines()
+    guard = lines.index("  if env.contains `answer then")
+    assert guard < next(i for i, line in enumerate(lines) if "getModuleIdx?" in line)
+    [write] = [line for line in lines if "writeFile" in line and "reserved" in line]
+    literal = write.split(f'"{AUDIT_REPORT}" ', 1)[1]
+    # The Lean string literal (same escapes as JSON here) holds the JSON the judge reads back.
+    assert json.loads(json.loads(literal)) == [{"reserved": "answer"}]

@@ -82,3 +82,39 @@ def test_build_and_audit_with_the_fake_toolchain(fake_toolchain: FakeToolchain) 
         "the verifier's own declarations must rest only on propext, Classical.choice and "
         "Quot.sound; a `sorry` in a helper lemma fails this audit: helper uses sorryAx",
     )
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        "theorem answer : Spec := by decide",
+        "@[simp] protected theorem _root_.answer : Spec := by decide",
+        "noncomputable def answer : Spec := sorry",
+        "lemma answer : Spec := rfl",
+    ],
+)
+def test_verifier_may_not_declare_the_solutions_name(declaration: str) -> None:
+    # `_root_.answer` in the bridge would find the verifier's own: `import Verifier` alone would
+    # pass. (The build's audit checks the environment as well; this is the early message.)
+    report = static_check(f"abbrev Spec : Prop := 2 + 2 = 4\n{declaration}\n", "core")
+
+    assert report.ok is False
+    assert any("`answer`" in error for error in report.errors), report.errors
+
+
+def test_answer_inside_a_namespace_or_as_a_field_is_fine() -> None:
+    source = (
+        "abbrev Spec : Prop := True\nnamespace Foo\ntheorem answer : Spec := trivial\nend Foo\n"
+    )
+
+    assert static_check(source, "core").ok is True
+
+
+def test_the_audit_refuses_a_verifier_that_declares_answer(fake_toolchain: FakeToolchain) -> None:
+    report = static_check(program("verifiers/verifier_answer.lean"), "core", build=True)
+
+    assert report.ok is False
+    assert report.errors == (
+        "the verifier declares `answer`, the name a solution must define; rename it (an "
+        "`answer` in the verifier would let `import Verifier` alone pass as a solution)",
+    )
