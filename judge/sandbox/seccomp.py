@@ -12,8 +12,9 @@ to clone, whose flags we can inspect), exec, sockets of every family, ptrace and
 process_vm_*, signals to any process (kill family, pidfd_*), acting on other processes
 (prlimit64, scheduling, memory policy of a pid other than 0), new namespaces and mounts,
 keyrings, bpf, perf_event_open, userfaultfd, io_uring, file locks (a covert channel across
-sandboxes), memfd_create, module loading, TIOCSTI, and prctl's PR_SET_DUMPABLE /
-PR_SET_PTRACER. Foreign architectures and the x32 ABI kill the process.
+sandboxes), SIGIO ownership (F_SETOWN/F_SETSIG/FIOSETOWN: signals by proxy),
+memfd_create, module loading, TIOCSTI, and prctl's PR_SET_DUMPABLE / PR_SET_PTRACER. Foreign
+architectures and the x32 ABI kill the process.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ def _arg_high(index: int) -> int:
 CLONE_THREAD = 0x00010000
 TIOCSTI = 0x5412
 F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+# SIGIO ownership: F_SETOWN + F_SETSIG(SIGKILL) + O_ASYNC on a pipe makes the kernel send any
+# signal to the owner (the zygote, the next verdict's child) when the host reads the pipe.
+F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 PR_SET_DUMPABLE, PR_SET_PTRACER = 4, 0x59616D61
 
 # x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl), always refused.
@@ -160,8 +165,8 @@ SYS_PRCTL = 157
 
 # (syscall, argument index, refused values of that argument's low 32 bits)
 DENIED_ARGUMENTS: tuple[tuple[int, int, tuple[int, ...]], ...] = (
-    (SYS_IOCTL, 1, (TIOCSTI,)),
-    (SYS_FCNTL, 1, (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)),
+    (SYS_IOCTL, 1, (TIOCSTI, FIOSETOWN, SIOCSPGRP)),
+    (SYS_FCNTL, 1, (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETOWN, F_SETSIG, F_SETOWN_EX)),
     (SYS_PRCTL, 0, (PR_SET_DUMPABLE, PR_SET_PTRACER)),
 )
 
