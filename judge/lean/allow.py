@@ -144,6 +144,10 @@ def _name_error(name: str) -> str | None:
         )
     if not _IDENTIFIER.match(name):
         return f"`{name}` is not a Lean identifier such as `Foo.bar`"
+    if "_root_" in name.split("."):
+        # Lean resolves `_root_.X` to `X`, Comparator's `String.toName` keeps it literally: a
+        # refused name must not come back this way, and no axiom needs it. Write the full name.
+        return f"`{name}`: write the axiom's full name without `_root_`"
     if name in _REFUSED_NAMES:
         return _REFUSED_NAMES[name]
     if any(part.startswith("_native") for part in name.split(".")):

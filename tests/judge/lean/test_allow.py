@@ -78,6 +78,11 @@ def test_valid_first_line_widens(first_line: str, widened: tuple[str, ...]) -> N
             "-- judge: allow foo._native.native_decide.ax_1_1" + SPEC,
             "names a native-computation axiom",
         ),
+        # The same refused names spelt through `_root_` (Lean may resolve them alike, Comparator's
+        # `String.toName` does not): never a way around the policy.
+        ("-- judge: allow _root_.Lean.ofReduceBool" + SPEC, "`_root_`"),
+        ("-- judge: allow _root_.sorryAx" + SPEC, "`_root_`"),
+        ("-- judge: allow Foo._root_.bar" + SPEC, "`_root_`"),
     ],
 )
 def test_decoys_and_malformed_directives_are_publishing_errors(source: str, error: str) -> None:
