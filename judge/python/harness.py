@@ -190,6 +190,18 @@ _INTROSPECTION_ATTRS = frozenset(
 )
 
 
+# Other ways to frames (and to every object, the harness's own included).
+_STACK_EVENTS = frozenset(
+    {
+        "sys._getframe",
+        "sys._current_frames",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+    }
+)
+
+
 def _compiled_at_run_time(caller: str) -> bool:
     """Code that is neither a file nor the verifier: eval/exec'd text (sympify's ``<string>``)."""
     return not (caller.startswith(("/", "<frozen ")) or caller == "<verifier>")
@@ -269,11 +281,13 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
     elif event == "os.system":
         raise InjectionBlocked("os.system is not allowed in a verifier")
     elif event == "object.__getattr__":
-        if args[1] in _INTROSPECTION_ATTRS and _compiled_at_run_time(_caller_file(2)):
+        # Anywhere below run-time compiled code, not only in it: `inspect.stack()`,
+        # `inspect.getargvalues(frame)` read frames from a real file on the payload's behalf.
+        if args[1] in _INTROSPECTION_ATTRS and _runtime_code_on_stack():
             raise InjectionBlocked(f"run-time compiled code may not read .{args[1]}")
-    elif event == "sys._getframe":
-        if _compiled_at_run_time(_caller_file(2)):
-            raise InjectionBlocked("run-time compiled code may not walk the stack")
+    elif event in _STACK_EVENTS:
+        if _runtime_code_on_stack():
+            raise InjectionBlocked(f"run-time compiled code may not call {event}")
 
 
 def _guard_find_spec() -> None:
@@ -449,8 +463,11 @@ def _judge(job: dict[str, object]) -> None:
             payload = b"Eexception while describing an exception"
     try:
         _write_frame(payload)
-    finally:
-        os._exit(0)
+    except BaseException:  # noqa: BLE001
+        # Our frame did not get out whole (the fd was closed or replaced under us): never exit
+        # 0, or a frame written earlier by someone else would stand alone.
+        os._exit(75)
+    os._exit(0)
 
 
 def _send(sock: socket.socket, message: dict[str, object], fds: list[int] | None = None) -> None:

@@ -126,6 +126,7 @@ def test_the_same_seed_reproduces_the_verdict(redteam_judge: PythonJudge) -> Non
         ("inject_aliased_sympify_payload", "sympy.sympify"),
         ("inject_getattr_parse_expr_payload", "getattr parse_expr"),
         ("inject_sympify_fullwidth_frame_forgery", "sympy.sympify"),
+        ("inject_eval_inspect_stack_forgery", "eval"),
     ],
 )
 def test_publishing_refuses_verifiers_with_injection_flows(name: str, sink: str) -> None:
