@@ -172,6 +172,9 @@ CELERY_BEAT_SCHEDULE["payments-retry-stuck-withdrawals"] = {
     "options": {"queue": "default", "expires": 1200},
 }
 
+# Uploads stay in memory, capped at the largest file the site accepts (market/api/uploads.py).
+FILE_UPLOAD_HANDLERS = ["market.api.uploads.CappedMemoryUploadHandler"]
+
 # --- REST API (market/api; docs/api.md) ------------------------------------------------------
 # Throttle counters live in their own cache: Redis when configured (shared by all web
 # processes), else process-local memory (the embedded default).

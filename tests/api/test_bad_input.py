@@ -168,3 +168,59 @@ def test_a_bid_whose_total_would_overflow_bigint_is_refused_cleanly(world):
     error = assert_error(response, 400, "market:invalid-order")
     assert set(error["fields"]) == {"price_minor", "quantity"}
     assert snapshot() == before
+
+
+@pytest.fixture
+def no_temporary_upload_files(monkeypatch):
+    from django.core.files import uploadedfile
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("an upload was spooled to a temporary file on disk")
+
+    monkeypatch.setattr(uploadedfile.TemporaryUploadedFile, "__init__", refuse)
+
+
+def test_a_huge_upload_is_never_spooled_to_disk_and_reports_its_true_size(
+    world, no_temporary_upload_files
+):
+    # Before: Django's default handlers wrote any upload over 2.5 MB to a temporary file,
+    # unbounded. Now at most 64 KB + 1 byte of a file part is kept, in memory.
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from market.models import Solution
+
+    size = 5 * 1024 * 1024
+    upload = SimpleUploadedFile("big.txt", b"y" * size, content_type="text/plain")
+    solutions = Solution.objects.count()
+    response = world.client("other_solver").post(
+        "/api/v1/solutions/", {"verifier": world.verifier.pk, "file": upload}, format="multipart"
+    )
+    error = assert_error(response, 400, "api:invalid")
+    assert error["fields"] == {"file": [f"at most 65536 bytes; this is {size}"]}
+    assert Solution.objects.count() == solutions
+
+
+def test_an_anonymous_multipart_post_to_a_page_is_not_spooled_to_disk(
+    db, no_temporary_upload_files
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    upload = SimpleUploadedFile("big.bin", b"\0" * (4 * 1024 * 1024))
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = "x" * 32  # any cookie: the middleware then reads the body
+    response = client.post("/login/", {"f": upload})
+    assert response.status_code == 403  # the CSRF check read the body, in memory
+
+
+def test_an_upload_of_exactly_64_kb_is_accepted_whole(world, no_temporary_upload_files):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    text = "z" * 65536
+    upload = SimpleUploadedFile("ok.txt", text.encode(), content_type="text/plain")
+    response = world.client("other_solver").post(
+        "/api/v1/solutions/", {"verifier": world.verifier.pk, "file": upload}, format="multipart"
+    )
+    assert response.status_code == 202, response.content
+    assert response.json()["size_bytes"] == 65536
+    assert response.json()["text"] == text
