@@ -58,7 +58,13 @@ def _amount_cents(request: HttpRequest) -> int | None:
     """The form's dollar amount ("12.34") as cents, or None."""
     raw = (request.POST.get("amount") or "").strip().replace(",", "")
     whole, _, cents = raw.partition(".")
-    if not whole.isdigit() or len(cents) > 2 or (cents and not cents.isdigit()):
+    # ASCII digits only: str.isdigit() also accepts "²" (int() then raises) and other scripts.
+    if (
+        not raw.isascii()
+        or not whole.isdigit()
+        or len(cents) > 2
+        or (cents and not cents.isdigit())
+    ):
         return None
     return int(whole) * 100 + int((cents or "0").ljust(2, "0"))
 

@@ -385,3 +385,127 @@ def test_record_transaction_outside_the_locking_transaction_is_refused():
     assert LedgerTransaction.objects.count() == count
     assert Account.objects.get(pk=wallet.pk).balance_minor == 0
     assert not Order.objects.exists()
+
+
+# --- the engine and payments at once, on shared users: no deadlock, invariants hold --------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_engine_and_payments_concurrently_on_the_same_users_never_deadlock(settings):
+    """Bids, asks, cancels, deposits, refunds, withdrawals (requested, paid, failed) and
+    proceeds releases for the same four users, eight at a time, on a fresh database (no USD
+    system account exists yet). Only typed domain errors may occur; the invariants hold."""
+    import random
+
+    from market.exceptions import DomainError
+    from market.payments.services.proceeds import release_matured_proceeds
+    from market.payments.services.withdrawals import fail_withdrawal
+    from tests.payments.helpers import charge_refunded
+    from tests.payments.test_concurrency import run_together
+
+    settings.STRIPE_SECRET_KEY = "sk_test_formalmarket_fake"
+    settings.PROCEEDS_HOLD_WINDOW_S = 60
+    rng = random.Random(20261130)
+    market = usd_market()
+    users = [UserFactory() for _ in range(4)]
+    solutions = {u.pk: market.accepted(solver=u) for u in users}
+    for user in users:
+        ConnectedAccount.objects.create(
+            user=user, stripe_account_id=f"acct_{user.pk}", payouts_enabled=True
+        )
+    deposits: list[Deposit] = []
+
+    def new_deposit(user, amount):
+        deposit = Deposit.objects.create(
+            user=user,
+            amount_minor=amount,
+            checkout_session_id=f"cs_mix_{next(_sessions)}",
+            status=DepositStatus.OPEN,
+        )
+        deposits.append(deposit)
+        payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+        return lambda: handle_webhook(payload=payload, signature_header=header)
+
+    def refund(deposit, amount):
+        payload, header = sign(event("charge.refunded", charge_refunded(deposit, amount)))
+        return lambda: handle_webhook(payload=payload, signature_header=header)
+
+    def bid(user, price):
+        return lambda: place_bid(
+            buyer=user, problem=market.problem, price=Money(price, Currency.USD), quantity=2
+        )
+
+    def ask(user, price):
+        solution = solutions[user.pk]
+        return lambda: place_ask(
+            seller=user, solution=solution, price=Money(price, Currency.USD), quantity=2
+        )
+
+    def cancel(user):
+        order = Order.objects.filter(owner=user, status=OrderStatus.OPEN).order_by("?").first()
+        return (lambda: cancel_order(user=user, order_id=order.pk)) if order else None
+
+    def withdraw(user):
+        return lambda: request_withdrawal(user=user, amount_minor=1_500)
+
+    def close(withdrawal, paid):
+        if paid:
+            return lambda: complete_withdrawal(
+                withdrawal_id=withdrawal, transfer_id=f"tr_{withdrawal}"
+            )
+        return lambda: fail_withdrawal(withdrawal_id=withdrawal, code="x", message="refused")
+
+    failures: list[BaseException] = []
+    for round_ in range(6):
+        calls = []
+        for user in users:
+            calls.append(new_deposit(user, 3_000))
+            calls.append(rng.choice([bid, ask])(user, rng.randrange(500, 1_500, 100)))
+        open_withdrawals = list(
+            Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED).values_list(
+                "pk", flat=True
+            )
+        )
+        calls += [close(pk, rng.random() < 0.5) for pk in open_withdrawals]
+        calls += [withdraw(rng.choice(users)), withdraw(rng.choice(users))]
+        calls += [c for c in (cancel(rng.choice(users)) for _ in range(2)) if c]
+        paid = [d for d in deposits if Deposit.objects.get(pk=d.pk).status == DepositStatus.PAID]
+        if paid:
+            calls.append(refund(rng.choice(paid), 1_000 * (round_ % 3 + 1)))
+        calls.append(lambda: release_matured_proceeds(now=timezone_far_future()))
+        rng.shuffle(calls)
+        for result in run_together(calls):
+            if isinstance(result, BaseException) and not isinstance(result, DomainError):
+                failures.append(result)
+    close_old_connections()
+    assert failures == []
+    from market.models import Trade
+
+    assert Trade.objects.filter(currency="USD").exists()
+    assert Withdrawal.objects.filter(status=WithdrawalStatus.PAID).exists()
+    assert_payments_invariants()
+
+
+def timezone_far_future():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return timezone.now() + timedelta(days=1)
+
+
+# --- the forms read ASCII amounts only ------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("amount", ["²", "1²", "١٢", "12.٣"])
+def test_a_non_ascii_amount_in_the_forms_is_refused_not_a_crash(client, fake_stripe, amount):
+    user = UserFactory()
+    client.force_login(user)
+    before = snapshot()
+    for path in ("/payments/deposit/", "/payments/withdraw/"):
+        response = client.post(path, {"amount": amount})
+        assert response.status_code == 302 and response["Location"] == "/account/"
+    assert snapshot() == before
+    assert Deposit.objects.count() == 0 and Withdrawal.objects.count() == 0
+    assert fake_stripe.requests == []
