@@ -14,6 +14,7 @@ expressions and calls into the verifier's own functions, and only numeric conver
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import functools
 import pathlib
@@ -59,6 +60,9 @@ PLAIN_METHODS = frozenset(
 )  # fmt: skip
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "put"})
 SYMPY_METHODS = frozenset({"subs", "equals", "xreplace", "replace", "evalf", "match", "has"})
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -112,6 +116,7 @@ class _Imports(ast.NodeVisitor):
         self.errors: list[str] = []
         self.aliases: dict[str, str] = {}  # local name -> fully qualified name
         self.module_aliases: set[str] = set()  # qualified names that are modules
+        self.star_modules: set[str] = set()  # from M import *
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -132,6 +137,7 @@ class _Imports(ast.NodeVisitor):
         self.modules.append(module)
         for alias in node.names:
             if alias.name == "*":
+                self.star_modules.add(module)
                 continue
             self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
 
@@ -139,9 +145,16 @@ class _Imports(ast.NodeVisitor):
 class _Taint:
     """Flow-insensitive taint analysis over the module's functions (methods and nested ones too)."""
 
-    def __init__(self, tree: ast.Module, aliases: dict[str, str], modules: set[str]) -> None:
+    def __init__(
+        self, tree: ast.Module, aliases: dict[str, str], modules: set[str], stars: set[str]
+    ) -> None:
         self.aliases = aliases
         self.modules = modules
+        # `from sympy import *`: a bare name the module does not define may be sympy's.
+        self.star_head = next(
+            (m.partition(".")[0] for m in sorted(stars) if m.partition(".")[0] in SINK_MODULES),
+            None,
+        )
         self.functions: dict[str, list[ast.FunctionDef]] = {}
         self.methods: set[int] = set()  # ids of functions defined in a class body
         self.recipes: set[str] = set()
@@ -173,6 +186,15 @@ class _Taint:
             if isinstance(node, ast.Global):
                 self.module_names.update(node.names)
         self.global_tainted: set[str] = set()
+        # Every name the module binds anywhere (variables, parameters, functions, classes).
+        self.bound_names: set[str] = set(self.module_names)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.bound_names.add(node.id)
+            elif isinstance(node, ast.arg):
+                self.bound_names.add(node.arg)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                self.bound_names.add(node.name)
         self.flows: list[InjectionFlow] = []
         self._seen: set[tuple[int, frozenset[str]]] = set()
 
@@ -195,6 +217,13 @@ class _Taint:
         if head in self.aliases:
             full = self.aliases[head]
             return f"{full}.{rest}" if rest else full
+        if (
+            self.star_head is not None
+            and head
+            and head not in self.bound_names
+            and head not in _BUILTIN_NAMES
+        ):
+            return f"{self.star_head}.{name}"
         return name
 
     def analyse(self, name: str, tainted_params: frozenset[int]) -> None:
@@ -516,7 +545,7 @@ def static_check(source: str) -> StaticReport:
         errors.append("the module docstring (the solution format shown to solvers) is missing")
     flows: list[InjectionFlow] = []
     if verify is not None:
-        taint = _Taint(tree, imports.aliases, imports.module_aliases)
+        taint = _Taint(tree, imports.aliases, imports.module_aliases, imports.star_modules)
         taint.run()
         # Flows outside verify's reach (module level) still matter for pickle/numpy.load.
         for node in tree.body:

@@ -304,3 +304,33 @@ def test_ordinary_indirections_stay_clean() -> None:
 
     assert report.injection_flows == ()
     assert report.ok is True
+
+
+@pytest.mark.parametrize(
+    ("star", "call", "sink"),
+    [
+        ("from sympy import *", "simplify(solution) == 0", "sympy.simplify"),
+        ("from sympy import *", "diff(solution, Symbol('x')) == 0", "sympy.diff"),
+        ("from mpmath import *", "identify(0.5, [solution]) is None", "mpmath.identify"),
+    ],
+)
+def test_star_imports_do_not_hide_sympy_calls(star: str, call: str, sink: str) -> None:
+    report = static_check(_src(f"{star}\ndef verify(solution, rng):\n    return {call}\n"))
+
+    assert report.ok is False
+    assert [flow.sink for flow in report.injection_flows] == [sink]
+
+
+def test_star_imports_leave_the_verifiers_own_names_alone() -> None:
+    report = static_check(
+        _src(
+            "from sympy import *\n"
+            "def verify(solution, rng):\n"
+            "    parts = []\n"
+            "    parts.append(solution)\n"
+            "    n = int(parts[0])\n"
+            "    return isprime(n) and sorted([n]) == [n]\n"
+        )
+    )
+
+    assert report.errors == ()
