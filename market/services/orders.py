@@ -48,6 +48,7 @@ from market.models import (
 )
 from market.money import Currency, Money
 from market.payments.exceptions import UsdDisabled
+from market.payments.services.balances import settle_debt_locked
 from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
 from market.payments.stripe_client import usd_enabled
 from market.services.ledger import (
@@ -127,13 +128,13 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
         if order.status != OrderStatus.OPEN:
             raise OrderNotOpen(f"the order is already {order.status}")
         if order.side == OrderSide.BID:
-            mine = get_user_accounts(
-                keys=[(order.owner_id, AccountKind.AVAILABLE), (order.owner_id, AccountKind.HELD)],
-                currency=order.currency,
-            )
+            keys = [(order.owner_id, AccountKind.AVAILABLE), (order.owner_id, AccountKind.HELD)]
+            if _repays_debt(order.currency):
+                keys.append((order.owner_id, AccountKind.DEBT))
+            mine = get_user_accounts(keys=keys, currency=order.currency)
             available = mine[(order.owner_id, AccountKind.AVAILABLE)]
             held = mine[(order.owner_id, AccountKind.HELD)]
-            locked = lock_accounts([available, held])
+            locked = lock_accounts(mine.values())
             amount = order.price_minor * order.remaining
             record_transaction(
                 kind=LedgerTransaction.Kind.BID_RELEASE,
@@ -142,6 +143,8 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
                 locked=locked,
                 memo=f"cancel bid {order.pk}",
             )
+            if _repays_debt(order.currency):
+                _repay_debt(order.owner_id, mine, locked)
         order.status = OrderStatus.CANCELLED
         order.closed_at = timezone.now()
         order.save(update_fields=["status", "closed_at"])
@@ -285,6 +288,8 @@ def _place_locked(
     keys: set[tuple[int, AccountKind]] = set()
     if side == OrderSide.BID:
         keys |= {(owner.pk, AccountKind.AVAILABLE), (owner.pk, AccountKind.HELD)}
+        if _repays_debt(currency):
+            keys.add((owner.pk, AccountKind.DEBT))
     for fill in fills:
         keys |= {
             (fill.buyer_id, AccountKind.AVAILABLE),
@@ -300,6 +305,10 @@ def _place_locked(
         return accounts[(user_id, kind)]
 
     if side == OrderSide.BID:
+        if _repays_debt(currency):
+            # Money owed to the platform (a refund or dispute of spent funds) is repaid before
+            # it can buy anything; a refusal below rolls the repayment back too.
+            _repay_debt(owner.pk, accounts, locked)
         hold = price.minor * quantity
         have = locked[account(owner.pk, AccountKind.AVAILABLE).pk].balance_minor
         if have < hold:
@@ -380,6 +389,25 @@ def _place_locked(
         problem_id = problem.pk
         transaction.on_commit(lambda: _refresh_practice_bid(problem_id))
     return order
+
+
+def _repays_debt(currency: str) -> bool:
+    """Only USD has debt (refunds and disputes of real payments)."""
+    return currency == Currency.USD
+
+
+def _repay_debt(
+    user_id: int, accounts: dict[tuple[int, AccountKind], Account], locked: dict[int, Account]
+) -> None:
+    """Repay the user's USD debt from their available USD (their accounts are locked)."""
+    settle_debt_locked(
+        user_id=user_id,
+        accounts={
+            AccountKind.AVAILABLE: accounts[(user_id, AccountKind.AVAILABLE)],
+            AccountKind.DEBT: accounts[(user_id, AccountKind.DEBT)],
+        },
+        locked=locked,
+    )
 
 
 def _fill_one(order: Order, now: object) -> None:

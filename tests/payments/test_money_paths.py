@@ -72,6 +72,11 @@ def seller(funds=10_000):
     return user
 
 
+def deliver(evt):
+    payload, header = sign(evt)
+    return handle_webhook(payload=payload, signature_header=header)
+
+
 def transfer_list(*transfers):
     return {"object": "list", "url": "/v1/transfers", "has_more": False, "data": list(transfers)}
 
@@ -509,3 +514,64 @@ def test_a_non_ascii_amount_in_the_forms_is_refused_not_a_crash(client, fake_str
     assert snapshot() == before
     assert Deposit.objects.count() == 0 and Withdrawal.objects.count() == 0
     assert fake_stripe.requests == []
+
+
+# --- USD debt is repaid before the money can buy anything -----------------------------------
+
+
+@pytest.mark.django_db
+def test_a_cancelled_bid_repays_debt_instead_of_freeing_money_owed():
+    """Deposit, bid, refund (the held money becomes debt), cancel: the released funds repay
+    the debt; before, they became available and could buy from an accomplice."""
+    from tests.payments.helpers import charge_refunded
+
+    user = UserFactory()
+    deposit = Deposit.objects.create(
+        user=user, amount_minor=3_000, checkout_session_id="cs_debt", status=DepositStatus.OPEN
+    )
+    deliver(event("checkout.session.completed", completed_session(deposit)))
+    deposit.refresh_from_db()
+    market = usd_market()
+    bid = place_bid(
+        buyer=user, problem=market.problem, price=Money(1_000, Currency.USD), quantity=3
+    )
+    deliver(event("charge.refunded", charge_refunded(deposit, 3_000)))
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -3_000
+    assert usd(user, AccountKind.HELD) == 3_000
+
+    cancel_order(user=user, order_id=bid.pk)
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
+    assert usd(user, AccountKind.HELD) == 0
+    assert LedgerTransaction.objects.filter(kind="debt_settle").count() == 1
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_a_usd_bid_repays_debt_first_and_a_refusal_changes_nothing():
+    from market.exceptions import InsufficientFunds
+    from market.services.ledger import transfer
+
+    user = UserFactory()
+    fund(user, 3_000)
+    accounts = get_user_accounts(
+        keys=[(user.pk, AccountKind.AVAILABLE), (user.pk, AccountKind.DEBT)], currency="USD"
+    )
+    # 1 000 owed while 3 000 is available (e.g. price improvement credited after a refund).
+    transfer(
+        kind=LedgerTransaction.Kind.REFUND,
+        currency="USD",
+        legs=[
+            (accounts[(user.pk, AccountKind.DEBT)], -1_000),
+            (get_system_account(currency="USD", kind=AccountKind.STRIPE_CLEARING), 1_000),
+        ],
+    )
+    market = usd_market()
+    before = snapshot()
+    with pytest.raises(InsufficientFunds):
+        place_bid(buyer=user, problem=market.problem, price=Money(1_000, Currency.USD), quantity=3)
+    assert snapshot() == before
+
+    place_bid(buyer=user, problem=market.problem, price=Money(1_000, Currency.USD), quantity=2)
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
+    assert usd(user, AccountKind.HELD) == 2_000
+    assert_ledger_invariants()
