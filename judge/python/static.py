@@ -157,6 +157,7 @@ class _Taint:
         )
         self.functions: dict[str, list[ast.FunctionDef]] = {}
         self.methods: set[int] = set()  # ids of functions defined in a class body
+        self.classes: dict[str, list[ast.ClassDef]] = {}
         self.recipes: set[str] = set()
         recipe_nodes: set[int] = set()
         for statement in tree.body:
@@ -170,6 +171,7 @@ class _Taint:
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.methods.update(id(item) for item in node.body)
+                self.classes.setdefault(node.name, []).append(node)
             if isinstance(node, ast.FunctionDef) and id(node) not in recipe_nodes:
                 self.functions.setdefault(node.name, []).append(node)
         # Names bound at module level: taint that reaches them (G.append(solution), `global G`)
@@ -298,6 +300,24 @@ class _Taint:
             # parts.append(solution), table.update(k=solution): the receiver now holds it.
             if any(self.is_tainted(arg, tainted) for arg in _call_args(node)):
                 targets, value = [_root(node.func.value)], node
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and len(node.args) == 3
+        ):
+            targets, value = [_root(node.args[0])], node.args[2]
+        elif isinstance(node, ast.Try | ast.TryStar):
+            # raise ValueError(solution) ... except ValueError as error: error holds it.
+            raised = [n.exc for n in ast.walk(node) if isinstance(n, ast.Raise) and n.exc]
+            if any(self.is_tainted(exc, tainted) for exc in raised) or any(
+                isinstance(n, ast.Call) and self.is_tainted(n, tainted)
+                for statement in node.body
+                for n in ast.walk(statement)
+            ):
+                for handler in node.handlers:
+                    if handler.name:
+                        tainted.add(handler.name)
         if value is not None and self.is_tainted(value, tainted):
             for target in targets:
                 for name in ast.walk(target):
@@ -410,6 +430,7 @@ class _Taint:
                 )
         tainted_args = [i for i, arg in enumerate(node.args) if self.is_tainted(arg, tainted)]
         tainted_keywords = [k.arg for k in node.keywords if self.is_tainted(k.value, tainted)]
+        self._follow_indirect(node, tainted, bool(tainted_args or tainted_keywords))
         if not tainted_args and not tainted_keywords:
             # Method calls on a tainted object (solution.format(...)) are plain str methods.
             return
@@ -468,6 +489,33 @@ class _Taint:
                 if extra is not None:
                     names.add(extra.arg)
             self._analyse_function(function, frozenset(names))
+
+    def _taint_all(self, function: ast.FunctionDef) -> None:
+        arguments = function.args
+        names = [*_params(function), *(a.arg for a in arguments.kwonlyargs)]
+        names += [a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        self._analyse_function(function, frozenset(names))
+
+    def _follow_indirect(self, node: ast.Call, tainted: set[str], tainted_call: bool) -> None:
+        """Taint that reaches the verifier's own code other than as a positional argument."""
+        if isinstance(node.func, ast.Attribute) and self.is_tainted(node.func.value, tainted):
+            # Box(solution).value(): the receiver (self) holds the solution.
+            for function in self.functions.get(node.func.attr, []):
+                self._taint_all(function)
+        if not tainted_call:
+            return
+        callee = self.qualified(node.func).rpartition(".")[2]
+        for statement in self.classes.get(callee, []):
+            # Box(solution): __init__ stores it, any method may read it from self.
+            for item in statement.body:
+                if isinstance(item, ast.FunctionDef):
+                    self._taint_all(item)
+        for argument in _call_args(node):
+            # map(helper, [solution]), Thread(target=helper, args=(solution,)), partial(...).
+            if isinstance(argument, ast.Name | ast.Attribute):
+                name = argument.id if isinstance(argument, ast.Name) else argument.attr
+                for function in self.functions.get(name, []):
+                    self._taint_all(function)
 
 
 def _params(function: ast.FunctionDef) -> list[str]:

@@ -334,3 +334,45 @@ def test_star_imports_leave_the_verifiers_own_names_alone() -> None:
     )
 
     assert report.errors == ()
+
+
+INDIRECT_FLOWS = {
+    "an instance built with the solution": (
+        "class P:\n    def __init__(self, text):\n        self.text = text\n"
+        "    def value(self):\n        return sympy.sympify(self.text)\n"
+        "def verify(solution, rng):\n    return P(solution).value() == 1\n"
+    ),
+    "an instance that is given the solution": (
+        "class P:\n    def value(self):\n        return sympy.sympify(self.text)\n"
+        "def verify(solution, rng):\n    p = P()\n    p.text = solution\n"
+        "    return p.value() == 1\n"
+    ),
+    "an exception that carries it": (
+        "def verify(solution, rng):\n    try:\n        raise ValueError(solution)\n"
+        "    except ValueError as error:\n        return sympy.sympify(str(error)) == 1\n"
+    ),
+    "setattr": (
+        "class B:\n    pass\n"
+        "def verify(solution, rng):\n    b = B()\n    setattr(b, 'v', solution)\n"
+        "    return sympy.sympify(b.v) == 1\n"
+    ),
+    "a helper passed to map": (
+        "def helper(text):\n    return sympy.sympify(text)\n"
+        "def verify(solution, rng):\n    return list(map(helper, [solution]))[0] == 1\n"
+    ),
+    "a helper run in a thread": (
+        "import threading\nRESULTS = []\n"
+        "def helper(text):\n    RESULTS.append(sympy.sympify(text))\n"
+        "def verify(solution, rng):\n"
+        "    thread = threading.Thread(target=helper, args=(solution,))\n"
+        "    thread.start()\n    thread.join()\n    return RESULTS[0] == 1\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(INDIRECT_FLOWS))
+def test_taint_reaches_the_verifiers_own_code_indirectly(case: str) -> None:
+    report = static_check(_src("import sympy\n" + INDIRECT_FLOWS[case]))
+
+    assert report.ok is False
+    assert "sympy.sympify" in {flow.sink for flow in report.injection_flows}
