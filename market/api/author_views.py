@@ -114,6 +114,9 @@ class AuthorVerifierDetailView(GenericAPIView):
         request=s.VerifierUpdateSerializer,
         responses=s.AuthorVerifierSerializer,
         summary="Edit my verifier's draft (a published one gets a new version on publish)",
+        description="Source, budget, Lean project and samples are the draft: the live version "
+        "changes only on publish. `name` and `is_source_public` are not versioned: they apply "
+        "at once, so making the source public shows the published version's source now.",
     )
     @idempotent
     def patch(self, request: Request, pk: int) -> Response:
