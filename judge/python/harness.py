@@ -202,9 +202,13 @@ _STACK_EVENTS = frozenset(
 )
 
 
+_REAL_CODE = (_STDLIB_PREFIX, SITE + "/", os.path.abspath(__file__), "<frozen ")
+
+
 def _compiled_at_run_time(caller: str) -> bool:
-    """Code that is neither a file nor the verifier: eval/exec'd text (sympify's ``<string>``)."""
-    return not (caller.startswith(("/", "<frozen ")) or caller == "<verifier>")
+    """Code that is neither a file of ours, the stdlib's or a library's, nor the verifier:
+    eval/exec'd text (sympify's ``<string>``, or any name such text gives itself)."""
+    return not (caller.startswith(_REAL_CODE) or caller == "<verifier>")
 
 
 # sympify/parse_expr turn solution text into an expression they eval. What their
