@@ -575,3 +575,38 @@ def test_a_usd_bid_repays_debt_first_and_a_refusal_changes_nothing():
     assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
     assert usd(user, AccountKind.HELD) == 2_000
     assert_ledger_invariants()
+
+
+# --- events of connected accounts are not payments to us ------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_connected_accounts_own_checkout_never_credits_our_deposit():
+    """A seller with their own Stripe account could make a Checkout Session whose
+    client_reference_id names our deposit (one still without a session id, e.g. after a
+    Stripe 500) and pay it to themselves; delivered through a Connect endpoint, it must not
+    credit the deposit."""
+    from market.payments.models import StripeEvent
+
+    user = UserFactory()
+    deposit = Deposit.objects.create(user=user, amount_minor=2_000)  # CREATED, no session id
+    session = completed_session(deposit)
+    session["id"] = "cs_on_their_account"
+    evt = event("checkout.session.completed", session)
+    evt["account"] = "acct_seller_own"
+    before = snapshot()
+    record, is_new = deliver(evt)
+    assert is_new and record.outcome == StripeEvent.Outcome.IGNORED
+    assert "connected account" in record.detail
+    assert snapshot() == before
+    deposit.refresh_from_db()
+    assert deposit.status == DepositStatus.CREATED and deposit.checkout_session_id is None
+    for type_, obj in [
+        ("charge.refunded", {"id": "ch_x", "payment_intent": "pi_x", "amount_refunded": 1}),
+        ("charge.dispute.created", {"id": "dp_x", "payment_intent": "pi_x", "amount": 1}),
+    ]:
+        other = event(type_, obj)
+        other["account"] = "acct_seller_own"
+        assert deliver(other)[0].outcome == StripeEvent.Outcome.IGNORED  # not a 409 either
+    assert usd(user) == 0
+    assert_payments_invariants()

@@ -86,6 +86,12 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
                 handler, payload = _HANDLERS.get(record.type), event["data"]["object"]
             if handler is None:
                 txn, outcome, detail = None, StripeEvent.Outcome.IGNORED, "event type not used"
+            elif event.get("account") and handler not in _CONNECT_HANDLERS:
+                # An event of a connected account's own objects (a Connect endpoint): its
+                # Checkout Sessions, charges and disputes are not payments to us, even if they
+                # carry a client_reference_id equal to one of our deposits.
+                txn, outcome = None, StripeEvent.Outcome.IGNORED
+                detail = f"event of connected account {event.get('account')}: not our payment"
             else:
                 txn, outcome, detail = handler(payload)
             record.ledger_transaction = txn
@@ -352,4 +358,6 @@ _HANDLERS: dict[str, Handler] = {
     "charge.dispute.closed": _on_dispute_closed,
     "account.updated": _on_account_updated,
 }
+# The only handlers that take events about connected accounts (``event.account`` set).
+_CONNECT_HANDLERS: tuple[Handler, ...] = (_on_account_updated, _on_v2_account_event)
 HANDLED_EVENT_TYPES = tuple(_HANDLERS)
