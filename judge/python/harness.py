@@ -214,11 +214,14 @@ def _compiled_at_run_time(caller: str) -> bool:
 # sympify/parse_expr turn solution text into an expression they eval. What their
 # transformations produce for mathematics is names, numbers, strings, calls, operators,
 # subscripts and containers; a payload needs more: attributes (`x._assumptions.update(zero=True)`
-# makes the verifier's own `x` zero without a single refused word), lambdas, walrus,
-# comprehensions (generators hand out frames).
+# makes the verifier's own `x` zero without a single refused word), keyword arguments, lambdas,
+# walrus, comprehensions (generators hand out frames).
 _MATH_PARSERS = ("/sympy/parsing/", "/sympy/core/sympify.py")
 _NOT_MATH = (
     ast.Attribute,
+    # Function('f', is_Add=True)(x**2) builds a class whose attributes the solution chose:
+    # it passes for an Add and cancels `- x**2`. sympy's transformations never emit keywords.
+    ast.keyword,
     ast.Lambda,
     ast.NamedExpr,
     ast.GeneratorExp,
