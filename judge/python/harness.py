@@ -217,8 +217,10 @@ def _compiled_at_run_time(caller: str) -> bool:
 # makes the verifier's own `x` zero without a single refused word), keyword arguments, lambdas,
 # walrus, comprehensions (generators hand out frames).
 _MATH_PARSERS = ("/sympy/parsing/", "/sympy/core/sympify.py")
+_CLASS_FACTORIES = frozenset({"Function", "WildFunction", "FunctionClass"})
 _NOT_MATH = (
     ast.Attribute,
+    ast.Dict,
     # Function('f', is_Add=True)(x**2) builds a class whose attributes the solution chose:
     # it passes for an Add and cancels `- x**2`. sympy's transformations never emit keywords.
     ast.keyword,
@@ -247,11 +249,21 @@ def _check_math_expression(source: object) -> None:
         return  # compile() will fail the same way
     finally:
         _looking.discard(me)
+    # Class factories: Function('f', (Add,)) or FunctionClass('f', (Add,), {}) make a class
+    # that passes for an Add. Function/WildFunction may only be called with a lone name.
+    plain_calls = {
+        id(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and len(node.args) <= 1 and isinstance(node.func, ast.Name)
+    }
     for node in ast.walk(tree):
         if isinstance(node, _NOT_MATH):
             raise InjectionBlocked(
                 f"refused to evaluate {type(node).__name__} nodes in a mathematical expression"
             )
+        if isinstance(node, ast.Name) and node.id in _CLASS_FACTORIES:
+            if node.id == "FunctionClass" or id(node) not in plain_calls:
+                raise InjectionBlocked(f"refused to build classes with {node.id}")
 
 
 def _audit(event: str, args: tuple[object, ...]) -> None:
