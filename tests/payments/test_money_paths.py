@@ -610,3 +610,48 @@ def test_a_connected_accounts_own_checkout_never_credits_our_deposit():
         assert deliver(other)[0].outcome == StripeEvent.Outcome.IGNORED  # not a 409 either
     assert usd(user) == 0
     assert_payments_invariants()
+
+
+# --- refunds and disputes for amounts other than the deposit's --------------------------------
+
+
+@pytest.mark.django_db
+def test_a_refund_event_for_more_than_the_deposit_takes_back_the_deposit_only():
+    from tests.payments.helpers import charge_refunded
+
+    user = UserFactory()
+    fund(user, 3_000)
+    deposit = Deposit.objects.get(user=user)
+    deliver(event("charge.refunded", charge_refunded(deposit, 9_999)))
+    deposit.refresh_from_db()
+    assert deposit.refunded_minor == 3_000
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
+    before = snapshot()
+    deliver(event("charge.refunded", charge_refunded(deposit, 12_000)))  # a later, larger total
+    deliver(event("charge.refunded", charge_refunded(deposit, 1_000)))  # an older, smaller one
+    assert snapshot() == before
+    assert LedgerTransaction.objects.filter(kind="refund").count() == 1
+    assert_payments_invariants()
+
+
+@pytest.mark.django_db
+def test_a_dispute_won_before_created_moves_nothing_and_the_late_created_is_ignored():
+    from market.payments.models import Dispute, DisputeStatus
+    from tests.payments.helpers import dispute
+
+    user = UserFactory()
+    fund(user, 3_000)
+    deposit = Deposit.objects.get(user=user)
+    before = snapshot()
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_won_first", 3_000, "won")))
+    deliver(
+        event("charge.dispute.created", dispute(deposit, "dp_won_first", 3_000, "needs_response"))
+    )
+    assert snapshot() == before
+    assert usd(user) == 3_000
+    assert Dispute.objects.get().status == DisputeStatus.WON
+    # A dispute for more than the deposit freezes the deposit's amount at most.
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_big", 50_000, "needs_response")))
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
+    assert Dispute.objects.get(dispute_id="dp_big").amount_minor == 3_000
+    assert_payments_invariants()

@@ -276,7 +276,7 @@ def _on_dispute_closed(dispute: dict[str, Any]) -> Outcome:
     # System accounts first: creating one while holding user-account locks could deadlock
     # with the engine, which gets the fee account before it locks user accounts.
     clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
-    frozen = usd_system_account(AccountKind.DISPUTES)
+    frozen = usd_system_account(AccountKind.DISPUTES) if record is not None else None
     accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
     key = f"dispute-close-{dispute['id']}"
     memo = f"dispute {dispute['id']} on deposit {deposit.pk}: {'lost' if lost else 'won'}"
@@ -297,6 +297,7 @@ def _on_dispute_closed(dispute: dict[str, Any]) -> Outcome:
             )
         record = Dispute(dispute_id=dispute["id"], deposit=deposit, amount_minor=max(amount, 1))
     else:
+        assert frozen is not None
         back_to = clearing if lost else accounts[AccountKind.AVAILABLE]
         txn = record_transaction(
             kind=LedgerTransaction.Kind.DISPUTE,
