@@ -168,6 +168,20 @@ class _Taint:
             ):
                 self.recipes.add(statement.name)
                 recipe_nodes.add(id(statement))
+        # The recipe is trusted only if nothing else binds its name: a second `def parse_math`
+        # (or an assignment, an import) below it is what runs.
+        bindings = sum(
+            1
+            for node in ast.walk(tree)
+            if (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and node.name == "parse_math")
+            or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                and node.id == "parse_math")
+            or (isinstance(node, ast.alias) and (node.asname or node.name) == "parse_math")
+        )  # fmt: skip
+        if bindings != 1:
+            self.recipes.clear()
+            recipe_nodes.clear()
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.methods.update(id(item) for item in node.body)

@@ -376,3 +376,16 @@ def test_taint_reaches_the_verifiers_own_code_indirectly(case: str) -> None:
 
     assert report.ok is False
     assert "sympy.sympify" in {flow.sink for flow in report.injection_flows}
+
+
+def test_the_recipe_is_not_trusted_when_its_name_is_bound_again() -> None:
+    recipe = inspect.getsource(safe_parse.parse_math)
+    verify = "def verify(solution, rng):\n    return sympy.simplify(parse_math(solution)) == 1\n"
+    prelude = "import ast\nfrom typing import Any\nimport sympy\n\n" + recipe + "\n"
+    shadow = "def parse_math(text, symbols=None):\n    return text\n\n"
+
+    trusted = static_check(_src(prelude + verify))
+    shadowed = static_check(_src(prelude + shadow + verify))
+
+    assert trusted.errors == ()
+    assert "sympy.simplify" in {flow.sink for flow in shadowed.injection_flows}
