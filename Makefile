@@ -17,8 +17,10 @@ help: ## Show this help
 $(STAMP): pyproject.toml
 	@command -v python3 >/dev/null || { echo "python3 (3.11+) is required"; exit 1; }
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	@# uv installs the same packages as pip, several times faster; pip is the fallback.
+	@if $(PY) -m pip install --quiet uv && $(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev]"; then :; else \
+		echo "uv unavailable: installing with pip"; \
+		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e ".[dev]"; fi
 	touch $(STAMP)
 
 .env:
