@@ -17,7 +17,7 @@ from market.models import AccountKind, OrderStatus
 from market.money import Currency
 from market.services.ledger import get_system_account
 from market.services.orders import cancel_order, place_ask, place_bid
-from tests.market.conftest import Market, demo, funded
+from tests.market.conftest import demo, funded
 from tests.market.helpers import assert_market_invariants
 
 pytestmark = pytest.mark.django_db
