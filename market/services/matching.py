@@ -46,6 +46,30 @@ def crossing_orders(*, problem_id: int, side: OrderSide, price_minor: int) -> Qu
     )
 
 
+def legal_crossing_orders(
+    *,
+    owner_id: int,
+    problem_id: int,
+    currency: str,
+    side: OrderSide,
+    price_minor: int,
+    solution_id: int | None,
+) -> QuerySet[Order]:
+    """:func:`crossing_orders` that ``owner_id`` may trade with, best first (same index).
+
+    Passed over in SQL: orders in another currency (placed before the problem's currency
+    changed: never mix currencies), the owner's own (no self-trade), and those whose trade
+    would give a buyer a second copy of a solution.
+    """
+    legal = crossing_orders(problem_id=problem_id, side=side, price_minor=price_minor)
+    legal = legal.filter(currency=currency).exclude(owner_id=owner_id)
+    if side == OrderSide.BID:
+        owned = Entitlement.objects.filter(user_id=owner_id, solution_id=OuterRef("solution_id"))
+    else:
+        owned = Entitlement.objects.filter(user_id=OuterRef("owner_id"), solution_id=solution_id)
+    return legal.exclude(Exists(owned))
+
+
 def plan_fills(
     *,
     owner_id: int,
@@ -57,19 +81,14 @@ def plan_fills(
     solution_id: int | None,
 ) -> list[Fill]:
     """Decide the fills of an incoming order without writing anything (problem row locked)."""
-    legal = crossing_orders(problem_id=problem_id, side=side, price_minor=price_minor).filter(
-        currency=currency  # placed before the problem's currency changed: never mix currencies
+    legal = legal_crossing_orders(
+        owner_id=owner_id,
+        problem_id=problem_id,
+        currency=currency,
+        side=side,
+        price_minor=price_minor,
+        solution_id=solution_id,
     )
-    legal = legal.exclude(owner_id=owner_id)  # no self-trade
-    if side == OrderSide.BID:
-        # Not a copy the buyer already has.
-        owned = Entitlement.objects.filter(user_id=owner_id, solution_id=OuterRef("solution_id"))
-        legal = legal.exclude(Exists(owned))
-    else:
-        # Not to a buyer who already has this solution.
-        owned = Entitlement.objects.filter(user_id=OuterRef("owner_id"), solution_id=solution_id)
-        legal = legal.exclude(Exists(owned))
-
     fills: list[Fill] = []
     taken: set[int] = set()  # solutions (incoming bid) or buyers (incoming ask) in this plan
     page_size = min(quantity, SCAN_CHUNK)
