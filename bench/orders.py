@@ -215,8 +215,11 @@ def count_statements() -> dict[str, dict[str, int]]:
 
     from market.models import OrderStatus
     from market.money import Currency, Money
+    from market.services.accounts import grant_demo_credits
 
     world = build_book(100, 4 * len(ENGINES), tag="count")
+    for seller, _ in world["sellers"]:
+        grant_demo_credits(user=seller, amount_minor=1)  # their accounts exist: steady state
     counts: dict[str, dict[str, int]] = {}
     for index, name in enumerate(ENGINES):
         place_bid, place_ask, cancel_order = engine(name)
