@@ -35,7 +35,7 @@ from market.models import (
     Problem,
     Trade,
 )
-from market.services.ledger import LedgerBatch, get_user_account, lock_accounts
+from market.services.ledger import LedgerBatch, get_user_accounts, lock_accounts
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -57,7 +57,11 @@ WITH ids AS MATERIALIZED (
            ARRAY(SELECT nextval(pg_get_serial_sequence('market_trade', 'id'))
                  FROM generate_series(1, %(trades)s)) AS trade_ids,
            (SELECT id FROM market_account
-             WHERE owner_id IS NULL AND currency = %(currency)s AND kind = 'fees') AS fees_id
+             WHERE owner_id IS NULL AND currency = %(currency)s AND kind = 'fees') AS fees_id,
+           (SELECT count(*) FROM market_account
+             WHERE currency = %(currency)s
+               AND (owner_id, kind) IN (SELECT * FROM unnest(%(owners)s::bigint[],
+                                                             %(kinds)s::text[]))) AS existing
 )
 SELECT ids.order_id, ids.transaction_ids, ids.trade_ids, ids.fees_id,
        a.id, a.owner_id, a.kind, a.balance_minor
@@ -65,6 +69,9 @@ FROM ids LEFT JOIN LATERAL (
     SELECT id, owner_id, kind, balance_minor FROM market_account
     WHERE currency = %(currency)s
       AND (owner_id, kind) IN (SELECT * FROM unnest(%(owners)s::bigint[], %(kinds)s::text[]))
+      -- Lock only when every account exists (a one-time filter, checked before any row is
+      -- locked): creating an account while holding account locks could deadlock.
+      AND ids.existing = %(wanted)s
     ORDER BY id
     FOR UPDATE
 ) a ON true
@@ -83,9 +90,11 @@ def lock_accounts_and_allocate(
     """Lock the user accounts ``keys`` (creating missing ones) and allocate row ids.
 
     Precondition: inside ``transaction.atomic`` with the problem's row locked. Accounts are
-    locked in ascending id order, like :func:`market.services.ledger.lock_accounts`; one that
-    does not exist yet is created afterwards (a new id is above every locked one, so the
-    order still holds) and locked through ``lock_accounts``.
+    locked in ascending id order, like :func:`market.services.ledger.lock_accounts`. When one
+    does not exist yet, the statement locks nothing; the missing ones are then created in
+    ascending ``(user, kind)`` order before any account is locked (``get_user_accounts``: a
+    new account holds its unique-index entry until commit, so creating one while holding
+    account locks could close a cycle), and all are locked through ``lock_accounts``.
     """
     wanted = sorted(set(keys))
     if connection.vendor != "postgresql":
@@ -100,6 +109,7 @@ def lock_accounts_and_allocate(
                 "currency": currency,
                 "owners": [user_id for user_id, _ in wanted],
                 "kinds": [str(kind) for _, kind in wanted],
+                "wanted": len(wanted),
             },
         )
         rows = cursor.fetchall()
@@ -113,14 +123,11 @@ def lock_accounts_and_allocate(
             account._state.adding = False
             account._state.db = connection.alias
             accounts[(owner_id, AccountKind(kind))] = account
-    missing = [key for key in wanted if key not in accounts]
-    if missing:
-        created = [
-            get_user_account(user_id=user_id, currency=currency, kind=kind)
-            for user_id, kind in missing
-        ]
-        for account in lock_accounts(created).values():
-            accounts[(account.owner_id, AccountKind(account.kind))] = account  # type: ignore[index]
+    if len(accounts) < len(wanted):  # first use of an account: nothing was locked
+        accounts = get_user_accounts(keys=wanted, currency=currency)
+        locked = lock_accounts(accounts.values())
+        accounts = {key: locked[account.pk] for key, account in accounts.items()}
+        return accounts, locked, Allocation(order_id, transaction_ids, trade_ids, fees_id)
     locked = {account.pk: account for account in accounts.values()}
     return accounts, locked, Allocation(order_id, transaction_ids, trade_ids, fees_id)
 
@@ -137,7 +144,7 @@ def _sqlite_lock_and_allocate(
     Bumping ``sqlite_sequence`` is a write, so it takes SQLite's database lock at once: two
     placements cannot be handed the same ids.
     """
-    from market.services.ledger import get_system_account, get_user_accounts
+    from market.services.ledger import get_system_account
 
     accounts = get_user_accounts(keys=wanted, currency=currency)
     locked = lock_accounts(accounts.values())
