@@ -5,7 +5,9 @@ claim, becomes RUNNING with its token and a lease). While it judges, a heartbeat
 pushes the lease forward every third of it, so a live claim never expires however long the
 verdict takes, and a dead worker's claim (pool child or whole worker SIGKILLed, machine gone)
 expires within one lease. The re-queue sweep sends expired claims back to the judge queue.
-A delivery that finds a live claim does nothing: the claim's holder, or the sweep, finishes it.
+A delivery that finds another task's live claim does nothing: the claim's holder, or the
+sweep, finishes it. The same task delivered again (the token is the Celery task id, kept by
+redeliveries and retries) takes its claim back at once: its previous attempt died.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ def claim_row(
             Q(status=pending)
             | Q(status=running, claimed_until__lt=now)
             | Q(status=running, claimed_until__isnull=True)
+            # The same task delivered again (its pool child was killed, or it is retried
+            # after a dropped database connection): the previous attempt is dead.
+            | Q(status=running, claim_token=token)
         )
         .update(
             status=running,
