@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 from datetime import timedelta
 from typing import Any
@@ -177,6 +178,10 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
                 "cannot pass here, so this verifier cannot be published from this server"
             )
             failures.append(lean_reason)
+    syntax_error = _python_syntax_error(draft)
+    if syntax_error:
+        # The static check names only the exception type; the author needs the message.
+        failures.append(f"the verifier does not parse: {syntax_error}")
     if not static.is_ok:
         failures.append("static checks failed: " + "; ".join(static.errors))
     if not references:
@@ -214,6 +219,19 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
         "static_errors": list(static.errors),
         "results": results,
     }
+
+
+def _python_syntax_error(draft: Draft) -> str:
+    """The parser's own message for a Python draft that does not parse, or "" (never runs it)."""
+    if draft.language != Language.PYTHON:
+        return ""
+    try:
+        ast.parse(draft.source, filename="<verifier>")
+    except SyntaxError as exc:
+        return f"{exc.msg} (line {exc.lineno})"
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return ""
 
 
 def _first_line(detail: str) -> str:
