@@ -171,3 +171,14 @@ def test_lean_dry_run_through_the_api_says_lean_is_unavailable(world, no_lean_to
     refused = client.post(f"/api/v1/author/verifiers/{verifier['id']}/publish/")
     error = assert_error(refused, 409, "verifiers:lean-unavailable")
     assert "Lean" in error["message"]
+
+
+def test_a_dry_run_is_visible_to_its_author_only(world):
+    author = world.client("author")
+    requested = author.post(f"/api/v1/author/verifiers/{world.verifier.pk}/dry-runs/")
+    assert requested.status_code == 202, requested.content
+    url = requested.json()["url"]
+    assert author.get(url).json()["status"] == "pending"
+    assert_error(world.client("solver").get(url), 404, "not-found")
+    assert_error(world.client("anonymous").get(url), 401, "api:not-authenticated")
+    assert_error(author.get("/api/v1/author/dry-runs/999999999/"), 404, "not-found")

@@ -165,3 +165,28 @@ def test_a_lean_worker_without_toolchain_leaves_a_running_solution_alone(monkeyp
     solution.refresh_from_db()
     assert (solution.status, solution.pending_reason) == (SolutionStatus.RUNNING, "")
     assert solution.claimed_until > timezone.now()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dry_run_is_judged_by_a_real_worker_on_its_languages_queue(celery_worker):
+    from verifiers.models import DryRun, DryRunStatus
+    from verifiers.services.dry_runs import request_dry_run
+
+    version = VerifierVersionFactory()
+    verifier = version.verifier
+    verifier.reference_solutions = [RIGHT]
+    verifier.wrong_solutions = [WRONG]
+    verifier.save(update_fields=["reference_solutions", "wrong_solutions"])
+
+    requested = request_dry_run(author=verifier.problem.author, verifier=verifier)
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        dry_run = DryRun.objects.get(pk=requested.pk)
+        if dry_run.status == DryRunStatus.DONE:
+            break
+        time.sleep(0.1)
+    assert dry_run.status == DryRunStatus.DONE, dry_run.summary
+    assert dry_run.is_passed is True
+    assert [r["verdict"] for r in dry_run.results] == ["ACCEPTED", "REJECTED"]
+    assert dry_run.judge_attempts == 1
