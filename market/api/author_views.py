@@ -6,7 +6,7 @@ pages call) after fetching the object through an ``access_own_*`` fetcher.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -138,6 +138,15 @@ class AuthorDryRunView(ListView):
         request=None,
         responses={202: s.DryRunSerializer},
         summary="Queue a dry run of the draft against its reference and wrong samples",
+        parameters=[
+            OpenApiParameter(
+                "Location",
+                str,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="The dry run's URL (also `url` in the body): poll it.",
+            )
+        ],
         description="A judge worker judges it: the answer is 202 with the dry run (status "
         "`pending`) and its `url` (also in `Location`); poll that URL until `status` is "
         "`done`. Asking again while a dry run of the same draft is pending or running "

@@ -182,3 +182,14 @@ def test_a_dry_run_is_visible_to_its_author_only(world):
     assert_error(world.client("solver").get(url), 404, "not-found")
     assert_error(world.client("anonymous").get(url), 401, "api:not-authenticated")
     assert_error(author.get("/api/v1/author/dry-runs/999999999/"), 404, "not-found")
+
+
+def test_the_schema_documents_the_202_with_the_dry_runs_url():
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    queued = paths["/api/v1/author/verifiers/{id}/dry-runs/"]["post"]["responses"]
+    assert set(queued["202"]["headers"]) == {"Location"}
+    assert "201" not in queued
+    poll = paths["/api/v1/author/dry-runs/{id}/"]["get"]["responses"]["200"]
+    assert poll["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/DryRun"}
