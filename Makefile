@@ -46,10 +46,11 @@ lean-conformance: $(STAMP) .env ## Run the Lean conformance suite (needs a real 
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest tests/lean_conformance -m lean_conformance -p no:cacheprovider
 
-lint: $(STAMP) .env ## ruff, mypy (judge/) and makemigrations --check
+lint: $(STAMP) .env ## ruff, mypy (judge/), import contracts (lint-imports) and makemigrations --check
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
 fmt: $(STAMP) ## Format the code with ruff

@@ -1,4 +1,8 @@
-"""The Celery application. Judge work runs on its own queues: judge-python and judge-lean."""
+"""The Celery application. Judge work runs on its own queues: judge-python and judge-lean.
+
+Delivery settings (acks_late, reject_on_worker_lost, the broker's visibility timeout) are in
+config/settings.py and explained in docs/judging.md.
+"""
 
 import os
 
@@ -16,7 +20,8 @@ app.conf.task_queues = (
 )
 app.conf.task_default_queue = "default"
 app.conf.task_routes = {
-    "judge.judge_python": {"queue": "judge-python"},
-    "judge.judge_lean": {"queue": "judge-lean"},
+    "market.judge_python": {"queue": "judge-python"},
+    "market.judge_lean": {"queue": "judge-lean"},
+    # verifiers.judge_dry_run is sent to the queue of its draft's language by the caller.
 }
-app.autodiscover_tasks(["market", "verifiers", "judge"])
+app.autodiscover_tasks(["market", "verifiers"])

@@ -100,7 +100,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+    # visibility_timeout is set with the judge's settings below (it must fit the longest task).
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 else:
     _broker_dir = Path(env("CELERY_FILESYSTEM_BROKER_DIR", default=str(VAR_DIR / "broker")))
     CELERY_BROKER_URL = "filesystem://"
@@ -112,8 +113,17 @@ else:
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Judge tasks are idempotent (claims, one verdict record), so late acks are safe and a task
+# whose worker died is delivered again: at once when only the pool child died
+# (reject_on_worker_lost), after the visibility timeout when the whole worker died. See
+# docs/judging.md for every fault and its bound.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A lost broker connection (Redis restarted) does not cancel a verdict in progress: it is
+# written to PostgreSQL, and a duplicate delivery finds it judged.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # keep reconnecting while Redis restarts
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -136,14 +146,33 @@ JUDGE_PYTHON_MAX_TIME_S = env.float("JUDGE_PYTHON_MAX_TIME_S", default=60.0)
 JUDGE_PYTHON_MAX_MEMORY_MB = env.int("JUDGE_PYTHON_MAX_MEMORY_MB", default=1024)
 JUDGE_LEAN_MAX_TIME_S = env.float("JUDGE_LEAN_MAX_TIME_S", default=600.0)
 JUDGE_LEAN_MAX_MEMORY_MB = env.int("JUDGE_LEAN_MAX_MEMORY_MB", default=8192)
-# PENDING solutions older than this are sent to the judge again (a lost message, retries
-# exhausted, a Lean toolchain that arrived since): a sweep every JUDGE_REQUEUE_EVERY_S.
+# A worker's claim on a solution or dry run lives this long without a heartbeat (the worker
+# renews it every third of it while judging): a dead worker's claim expires within it.
+JUDGE_CLAIM_LEASE_S = env.float("JUDGE_CLAIM_LEASE_S", default=60.0)
+# The sweep (every JUDGE_REQUEUE_EVERY_S) re-sends RUNNING work whose claim expired, and
+# PENDING work older than JUDGE_REQUEUE_AFTER_S (a lost message, retries exhausted, a Lean
+# toolchain that arrived since). Bounds: docs/judging.md.
 JUDGE_REQUEUE_AFTER_S = env.float("JUDGE_REQUEUE_AFTER_S", default=300.0)
+JUDGE_REQUEUE_EVERY_S = env.float("JUDGE_REQUEUE_EVERY_S", default=60.0)
 CELERY_BEAT_SCHEDULE["judge-requeue-pending"] = {
     "task": "market.requeue_pending_solutions",
-    "schedule": env.float("JUDGE_REQUEUE_EVERY_S", default=300.0),
-    "options": {"queue": "default", "expires": 600},
+    "schedule": JUDGE_REQUEUE_EVERY_S,
+    "options": {"queue": "default", "expires": JUDGE_REQUEUE_EVERY_S * 2},
 }
+CELERY_BEAT_SCHEDULE["judge-requeue-dry-runs"] = {
+    "task": "verifiers.requeue_stale_dry_runs",
+    "schedule": JUDGE_REQUEUE_EVERY_S,
+    "options": {"queue": "default", "expires": JUDGE_REQUEUE_EVERY_S * 2},
+}
+# Redis re-delivers an unacknowledged message after this long: longer than the longest
+# verdict (a Lean job may build its verifier first, then judge, each up to the cap), so a
+# running task is not delivered twice; a duplicate would find a live claim and do nothing.
+JUDGE_VISIBILITY_TIMEOUT_S = env.float(
+    "JUDGE_VISIBILITY_TIMEOUT_S",
+    default=max(JUDGE_PYTHON_MAX_TIME_S, 2 * JUDGE_LEAN_MAX_TIME_S) + 2 * JUDGE_CLAIM_LEASE_S,
+)
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = JUDGE_VISIBILITY_TIMEOUT_S
 
 # --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
 STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")

@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from market.exceptions import NotFound
 from market.models import Entitlement, Order, Problem, ProblemStatus, Solution
-from verifiers.models import Verifier, VerifierStatus
+from verifiers.models import DryRun, Verifier, VerifierStatus
 
 PUBLIC_PROBLEM_STATUSES = (ProblemStatus.PUBLISHED, ProblemStatus.RETIRED)
 
@@ -66,6 +66,19 @@ def access_own_verifier(*, user: User | None, verifier_id: int) -> Verifier:
     if verifier is None or uid is None:
         raise NotFound("no such verifier")
     return verifier
+
+
+def access_own_dry_run(*, user: User | None, dry_run_id: int) -> DryRun:
+    """A dry run of one of the caller's verifiers."""
+    uid = _user_id(user)
+    dry_run = (
+        DryRun.objects.select_related("verifier__problem")
+        .filter(pk=dry_run_id, verifier__problem__author_id=uid)
+        .first()
+    )
+    if dry_run is None or uid is None:
+        raise NotFound("no such dry run")
+    return dry_run
 
 
 def access_solution(*, user: User | None, solution_id: int) -> Solution:

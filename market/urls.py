@@ -38,6 +38,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="author-verifier-dry-run",
     ),
     path(
+        "author/verifiers/<int:verifier_id>/dry-run/panel/",
+        author.verifier_dry_run_panel,
+        name="author-verifier-dry-run-panel",
+    ),
+    path(
         "author/verifiers/<int:verifier_id>/publish/",
         author.verifier_publish,
         name="author-verifier-publish",

@@ -91,25 +91,55 @@ class VerifierVersion(models.Model):
         return f"{self.verifier} v{self.number}"
 
 
+class DryRunStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+
+
 class DryRun(models.Model):
     """One judging of a verifier's draft against its author's reference and wrong samples.
 
+    The web process only records the request (PENDING, with a snapshot of the draft in
+    ``draft``); a judge worker claims it (RUNNING, ``claim_token`` and a lease in
+    ``claimed_until`` kept alive by a heartbeat) and finishes it (DONE, ``is_passed``).
     ``fingerprint`` identifies the exact draft judged (source, budget, project, samples):
-    publishing needs a passing dry run whose fingerprint equals the current draft's.
+    publishing needs a finished, passing dry run whose fingerprint equals the current draft's.
     ``results`` holds one entry per sample: kind ("reference" or "wrong"), index, expected,
-    verdict, reason, detail, wall_time_s, is_ok.
+    verdict, reason, detail, wall_time_s, is_ok, warning.
     """
 
     verifier = models.ForeignKey(Verifier, on_delete=models.CASCADE, related_name="dry_runs")
     fingerprint = models.CharField(max_length=64)
-    is_passed = models.BooleanField()
-    summary = models.CharField(max_length=500)
+    status = models.CharField(
+        max_length=8, choices=DryRunStatus.choices, default=DryRunStatus.PENDING
+    )
+    # What is judged, frozen at the request: language, source, budget, project, samples.
+    draft = models.JSONField(default=dict, blank=True)
+    is_passed = models.BooleanField(default=False)
+    summary = models.CharField(max_length=500, blank=True)
     static_errors = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=list, blank=True)
+    judge_attempts = models.PositiveIntegerField(default=0)
+    claim_token = models.CharField(max_length=64, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["verifier", "-id"], name="dryrun_verifier_recent")]
+        indexes = [
+            models.Index(fields=["verifier", "-id"], name="dryrun_verifier_recent"),
+            models.Index(fields=["status", "created_at"], name="dryrun_status_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_passed=False) | Q(status="done"), name="dryrun_passed_iff_done"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"dry run {self.pk} of {self.verifier_id}: {'pass' if self.is_passed else 'fail'}"
+        return f"dry run {self.pk} of {self.verifier_id}: {self.status}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == DryRunStatus.DONE

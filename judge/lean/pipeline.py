@@ -23,6 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
+from judge.budgets import Budgets, LanguageBudget
 from judge.lean import project as gen
 from judge.lean.compare import OUT_MOUNT, run_comparator
 from judge.lean.limits import RunResult
@@ -72,6 +73,8 @@ class LeanJob:
     project: str  # "core" | "mathlib"
     time_limit_s: float
     memory_limit_mb: int
+    # The allowed range (None: the server's caps from the environment): outside it, refused.
+    budget: LanguageBudget | None = None
 
 
 def _decode_solution(solution: bytes | str) -> str | Verdict:
@@ -88,16 +91,15 @@ def _decode_solution(solution: bytes | str) -> str | Verdict:
 
 
 def _validate_limits(job: LeanJob) -> tuple[float, int] | Verdict:
-    max_time, max_memory = server_caps()
     try:
-        time_limit = float(job.time_limit_s)
-        memory_limit = int(job.memory_limit_mb)
-    except (TypeError, ValueError):
-        return judge_error("the job's time or memory limit is not a number")
-    if not time_limit > 0 or memory_limit <= 0:
-        return judge_error("the job's time and memory limits must be positive")
-    # Caps may have been lowered since publishing: the server's caps win.
-    return min(time_limit, max_time), min(memory_limit, max_memory)
+        budget = job.budget if job.budget is not None else Budgets.from_env().lean
+    except ValueError as exc:
+        return judge_error(f"the server's Lean caps are invalid: {exc}")
+    refusal = budget.refusal(time_limit_s=job.time_limit_s, memory_limit_mb=job.memory_limit_mb)
+    if refusal is not None:
+        # Never clamped: a verdict is computed under exactly the budget the author published.
+        return judge_error(refusal)
+    return float(job.time_limit_s), int(job.memory_limit_mb)
 
 
 def judge_lean(job: LeanJob, *, toolchain: Toolchain | None = None) -> Verdict:

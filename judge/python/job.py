@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 
+from judge.budgets import LanguageBudget
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PythonJob:
     """One verdict to compute: the verifier's source, the solution and the author's budget.
 
     ``seed`` None means the judge draws one from a secure source (and records it in the
-    verdict). Limits are clamped into the server's caps (JUDGE_PYTHON_MAX_TIME_S,
-    JUDGE_PYTHON_MAX_MEMORY_MB).
+    verdict). A budget outside ``budget`` (None: the server's caps from the environment,
+    ``Budgets.from_env``) is refused with a JUDGE_ERROR, never clamped.
     """
 
     verifier_source: str
@@ -19,3 +21,4 @@ class PythonJob:
     seed: int | None = None
     time_limit_s: float = 10.0
     memory_limit_mb: int = 256
+    budget: LanguageBudget | None = None

@@ -14,6 +14,7 @@ import sysconfig
 import threading
 import time
 
+from judge.budgets import Budgets
 from judge.python import limits
 from judge.python.job import PythonJob
 from judge.sandbox import procs
@@ -326,10 +327,16 @@ class PythonJudge:
             return rejected(Reason.RUNTIME_ERROR, "the verifier source is not text", seed=seed)
         if len(source.encode("utf-8", "surrogatepass")) > MAX_VERIFIER_BYTES:
             return rejected(Reason.RUNTIME_ERROR, "the verifier source is over 1 MiB", seed=seed)
-        time_s = float(job.time_limit_s)
-        if not math.isfinite(time_s):
-            time_s = limits.max_time_s()
-        time_s, memory_mb = limits.clamp(time_s, int(job.memory_limit_mb))
+        try:
+            budget = job.budget if job.budget is not None else Budgets.from_env().python
+        except ValueError as exc:
+            return judge_error(f"the server's Python caps are invalid: {exc}")
+        refusal = budget.refusal(time_limit_s=job.time_limit_s, memory_limit_mb=job.memory_limit_mb)
+        if refusal is not None:
+            # Publishing refuses such a budget too: judging under another one would be a
+            # verdict on a budget the author never declared.
+            return judge_error(refusal)
+        time_s, memory_mb = float(job.time_limit_s), int(job.memory_limit_mb)
         return SandboxRequest(
             verifier_source=source,
             solution=solution,

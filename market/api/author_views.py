@@ -6,7 +6,7 @@ pages call) after fetching the object through an ``access_own_*`` fetcher.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from market.api import serializers as s
 from market.api.idempotency import idempotent
 from market.api.views import ListView, parse_body
 from verifiers import selectors as verifier_selectors
-from verifiers.services import publishing
+from verifiers.services import dry_runs, publishing
 
 
 def _problem_body(problem_id: int) -> dict[str, object]:
@@ -136,14 +136,38 @@ class AuthorDryRunView(ListView):
 
     @extend_schema(
         request=None,
-        responses={201: s.DryRunSerializer},
-        summary="Dry-run the draft against its reference and wrong samples (synchronous)",
+        responses={202: s.DryRunSerializer},
+        summary="Queue a dry run of the draft against its reference and wrong samples",
+        parameters=[
+            OpenApiParameter(
+                "Location",
+                str,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="The dry run's URL (also `url` in the body): poll it.",
+            )
+        ],
+        description="A judge worker judges it: the answer is 202 with the dry run (status "
+        "`pending`) and its `url` (also in `Location`); poll that URL until `status` is "
+        "`done`. Asking again while a dry run of the same draft is pending or running "
+        "returns that one.",
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
-        dry_run = publishing.run_dry_run(author=request.user, verifier=verifier)
-        return Response(s.DryRunSerializer(dry_run).data, status=status.HTTP_201_CREATED)
+        dry_run = dry_runs.request_dry_run(author=request.user, verifier=verifier)
+        body = s.DryRunSerializer(dry_run).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+
+class AuthorDryRunDetailView(GenericAPIView):
+    @extend_schema(
+        responses=s.DryRunSerializer,
+        summary="One of my dry runs (poll it until `status` is `done`)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        dry_run = access.access_own_dry_run(user=request.user, dry_run_id=pk)
+        return Response(s.DryRunSerializer(dry_run).data)
 
 
 class AuthorVerifierPublishView(GenericAPIView):

@@ -10,6 +10,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from judge.budgets import MAX_SAMPLES
 from market.models import (
     Order,
     OrderSide,
@@ -26,7 +27,7 @@ from market.money import Currency
 from verifiers.models import DryRun, Language, LeanProject, Verifier, VerifierVersion
 
 MAX_ID = 2**63 - 1
-MAX_SAMPLE_COUNT = 10
+MAX_SAMPLE_COUNT = MAX_SAMPLES  # defined once, in judge.budgets
 
 
 def _id_field(**kwargs: Any) -> serializers.IntegerField:
@@ -417,6 +418,8 @@ class DryRunSampleSerializer(serializers.Serializer):
     seed = serializers.IntegerField(allow_null=True)
     wall_time_s = serializers.FloatField(allow_null=True)
     is_ok = serializers.BooleanField()
+    # Set when the verifier raised on the sample instead of returning False (a contract bug).
+    warning = serializers.CharField(allow_blank=True, default="")
 
 
 class DryRunSerializer(serializers.ModelSerializer):
@@ -424,12 +427,15 @@ class DryRunSerializer(serializers.ModelSerializer):
     static_errors = serializers.ListField(child=serializers.CharField())
     is_current = serializers.SerializerMethodField()
     verifier = serializers.IntegerField(source="verifier_id")
+    url = serializers.SerializerMethodField()
 
     class Meta:
         model = DryRun
         fields = [
             "id",
+            "url",
             "verifier",
+            "status",
             "is_passed",
             "is_current",
             "summary",
@@ -437,7 +443,14 @@ class DryRunSerializer(serializers.ModelSerializer):
             "results",
             "fingerprint",
             "created_at",
+            "finished_at",
         ]
+
+    def get_url(self, dry_run: DryRun) -> str:
+        """Where to poll this dry run until its status is "done"."""
+        from django.urls import reverse
+
+        return reverse("api:author-dry-run-detail", kwargs={"pk": dry_run.pk})
 
     def get_is_current(self, dry_run: DryRun) -> bool:
         """Whether it judged the verifier's current draft (publishing needs a current pass)."""

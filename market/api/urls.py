@@ -71,6 +71,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="author-verifier-dry-runs",
     ),
     path(
+        "author/dry-runs/<id:pk>/",
+        author.AuthorDryRunDetailView.as_view(),
+        name="author-dry-run-detail",
+    ),
+    path(
         "author/verifiers/<id:pk>/publish/",
         author.AuthorVerifierPublishView.as_view(),
         name="author-verifier-publish",

@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+# Defined once, by the judge; re-exported for the forms and serializers.
+from judge.verdict import MAX_SOLUTION_BYTES as MAX_SOLUTION_BYTES
 from market.money import Currency
-
-MAX_SOLUTION_BYTES = 65_536
 
 
 class ProblemStatus(models.TextChoices):
@@ -79,6 +79,9 @@ class Solution(models.Model):
     judge_attempts = models.PositiveIntegerField(default=0)
     # A worker's claim on a RUNNING solution expires here (see services.solutions).
     claimed_until = models.DateTimeField(null=True, blank=True)
+    # Which task holds the claim (its Celery task id): a redelivery of the same task (pool
+    # child killed, retry after a dropped database connection) takes its own claim back.
+    claim_token = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     judged_at = models.DateTimeField(null=True, blank=True)
 

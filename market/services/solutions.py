@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
 from verifiers.models import Language, VerifierVersion
+from verifiers.services.claims import (
+    claim_lease,
+    claim_row,
+    close_old_connections_now,
+    heartbeat,
+    new_claim_token,
+    release_claim,
+)
 
-# How long a worker may hold a claimed solution before another worker may take it over
-# (a worker killed mid-verdict): the verifier's budget plus this margin.
-CLAIM_MARGIN = timedelta(seconds=120)
+logger = logging.getLogger(__name__)
 
 
 def submit_solution(
@@ -60,7 +67,7 @@ def submit_solution(
 
 def enqueue_judging(*, solution_id: int) -> None:
     """Send a solution to the judge queue of its verifier's language."""
-    from judge.tasks import judge_lean_task, judge_python_task
+    from market.tasks import judge_lean_task, judge_python_task
 
     language = (
         Solution.objects.filter(pk=solution_id)
@@ -72,15 +79,21 @@ def enqueue_judging(*, solution_id: int) -> None:
 
 
 def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int:
-    """Send solutions still PENDING after ``older_than`` back to their judge queue.
+    """Send stalled solutions back to their judge queue: PENDING after ``older_than``, and
+    RUNNING whose claim expired (its worker died: no heartbeat for a whole lease).
 
-    Covers a message lost before a worker took it, a JUDGE_ERROR whose retries ran out, and
-    Lean solutions parked on a server without a toolchain. Judging is idempotent (claims and a
-    one-per-solution verdict), so a duplicate message costs a no-op.
+    Covers a message lost before a worker took it (Redis restarted), a worker killed
+    mid-verdict, a JUDGE_ERROR whose retries ran out, and Lean solutions parked on a server
+    without a toolchain. Judging is idempotent (claims and a one-per-solution verdict), so a
+    duplicate message costs a no-op.
     """
-    cutoff = timezone.now() - older_than
+    now = timezone.now()
     stale = list(
-        Solution.objects.filter(status=SolutionStatus.PENDING, created_at__lt=cutoff)
+        Solution.objects.filter(
+            Q(status=SolutionStatus.PENDING, created_at__lt=now - older_than)
+            | Q(status=SolutionStatus.RUNNING, claimed_until__lt=now)
+            | Q(status=SolutionStatus.RUNNING, claimed_until__isnull=True)
+        )
         .order_by("created_at")
         .values_list("pk", flat=True)[:limit]
     )
@@ -89,34 +102,79 @@ def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int
     return len(stale)
 
 
-def claim_solution(*, solution_id: int, lease: timedelta) -> Solution | None:
-    """Mark a solution RUNNING for this worker, or return None if it is not ours to judge.
+def claim_solution(
+    *, solution_id: int, lease: timedelta | None = None, token: str | None = None
+) -> Solution | None:
+    """Mark a solution RUNNING for this attempt, or return None if it is not ours to judge.
 
     A PENDING solution, or a RUNNING one whose claim expired (its worker died), can be claimed.
+    ``lease`` defaults to JUDGE_CLAIM_LEASE_S; the caller keeps it alive with a heartbeat.
     """
-    now = timezone.now()
-    claimed = (
-        Solution.objects.filter(pk=solution_id)
-        .filter(
-            Q(status=SolutionStatus.PENDING)
-            | Q(status=SolutionStatus.RUNNING, claimed_until__lt=now)
-        )
-        .update(
-            status=SolutionStatus.RUNNING,
-            claimed_until=now + lease + CLAIM_MARGIN,
-            judge_attempts=F("judge_attempts") + 1,
-        )
+    claimed = claim_row(
+        model=Solution,
+        pk=solution_id,
+        token=token or new_claim_token(None),
+        lease=lease or claim_lease(),
+        pending=SolutionStatus.PENDING,
+        running=SolutionStatus.RUNNING,
     )
     if not claimed:
         return None
     return Solution.objects.select_related("verifier_version").get(pk=solution_id)
 
 
+def judge_claimed_solution(*, solution_id: int, task_id: str | None) -> Verdict | None:
+    """Claim a solution, judge it with :func:`judge_text` and record its verdict once.
+
+    Returns None when it is not ours to judge (judged already, or another worker holds a live
+    claim). A JUDGE_ERROR puts it back to PENDING with the reason. Precondition: runs in a
+    judge worker (the sandbox is here).
+    """
+    from verifiers.services.judging import judge_text
+
+    token = new_claim_token(task_id)
+    lease = claim_lease()
+    solution = claim_solution(solution_id=solution_id, lease=lease, token=token)
+    if solution is None:
+        return None
+    try:
+        with heartbeat(
+            model=Solution, pk=solution_id, token=token, lease=lease, running=SolutionStatus.RUNNING
+        ):
+            verdict = judge_text(verifier=solution.verifier_version, text=solution.text)
+        record_verdict(solution_id=solution_id, verdict=verdict)
+    except BaseException:
+        # The database went away or the task is being stopped: hand the claim back so the
+        # retry (or the sweep) judges at once instead of waiting for the lease to run out.
+        _release_after_failure(solution_id=solution_id, token=token)
+        raise
+    return verdict
+
+
+def _release_after_failure(*, solution_id: int, token: str) -> None:
+    try:
+        close_old_connections_now()
+        release_claim(
+            model=Solution,
+            pk=solution_id,
+            token=token,
+            running=SolutionStatus.RUNNING,
+            pending=SolutionStatus.PENDING,
+        )
+    except Exception:  # still no database: the lease expires and the sweep re-queues it
+        logger.warning("could not release the claim on solution %s", solution_id, exc_info=True)
+
+
 def release_solution(*, solution_id: int, reason: str) -> None:
     """Put a claimed solution back to PENDING with a reason the pages and API show."""
     Solution.objects.filter(pk=solution_id).exclude(
         status__in=[SolutionStatus.ACCEPTED, SolutionStatus.REJECTED]
-    ).update(status=SolutionStatus.PENDING, pending_reason=reason[:300], claimed_until=None)
+    ).update(
+        status=SolutionStatus.PENDING,
+        pending_reason=reason[:300],
+        claimed_until=None,
+        claim_token="",
+    )
 
 
 def note_pending_reason(*, solution_id: int, reason: str) -> None:
@@ -157,6 +215,9 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         )
         solution.pending_reason = ""
         solution.claimed_until = None
+        solution.claim_token = ""
         solution.judged_at = timezone.now()
-        solution.save(update_fields=["status", "pending_reason", "claimed_until", "judged_at"])
+        solution.save(
+            update_fields=["status", "pending_reason", "claimed_until", "claim_token", "judged_at"]
+        )
     return solution

@@ -1,4 +1,4 @@
-"""Author pages: new problem, edit a verifier, dry run, publish.
+"""Author pages: new problem, edit a verifier, dry run (queued, polled), publish.
 
 Each view calls one function of verifiers.services.publishing (the same path as the API);
 domain errors come back as form errors.
@@ -21,8 +21,9 @@ from market.exceptions import DomainError, NotFound
 from market.models import Problem, ProblemStatus
 from market.views.forms import ProblemForm, VerifierForm, join_samples
 from market.views.trading import add_domain_error
+from verifiers import selectors as verifier_selectors
 from verifiers.models import Verifier
-from verifiers.services import publishing
+from verifiers.services import dry_runs, publishing
 
 
 def _own_problem(request: HttpRequest, problem_id: int) -> Problem:
@@ -142,20 +143,40 @@ def verifier_new(request: HttpRequest, problem_id: int) -> HttpResponse:
     )
 
 
-def _verifier_page(
-    request: HttpRequest, verifier: Verifier, form: VerifierForm, status: int = 200
-) -> HttpResponse:
-    dry_run = verifier.dry_runs.order_by("-id").first()
-    context = {
-        "problem": verifier.problem,
+# How often the page re-fetches a dry run that is still queued or running.
+DRY_RUN_POLL_S = 1
+
+
+def _dry_run_context(verifier: Verifier) -> dict[str, Any]:
+    dry_run = verifier_selectors.get_latest_dry_run(verifier=verifier)
+    return {
         "verifier": verifier,
-        "form": form,
         "dry_run": dry_run,
         "dry_run_is_current": dry_run is not None
         and dry_run.fingerprint == publishing.draft_fingerprint(verifier),
+        "poll_s": DRY_RUN_POLL_S if dry_run is not None and not dry_run.is_finished else None,
+    }
+
+
+def _verifier_page(
+    request: HttpRequest, verifier: Verifier, form: VerifierForm, status: int = 200
+) -> HttpResponse:
+    context = {
+        "problem": verifier.problem,
+        "form": form,
         "versions": verifier.versions.order_by("-number"),
+        **_dry_run_context(verifier),
     }
     return render(request, "market/author/verifier_edit.html", context, status=status)
+
+
+@login_required
+def verifier_dry_run_panel(request: HttpRequest, verifier_id: int) -> HttpResponse:
+    """The dry-run panel alone: what the page polls while a dry run is queued or running."""
+    verifier = _own_verifier(request, verifier_id)
+    response = render(request, "market/author/_dry_run.html", _dry_run_context(verifier))
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required
@@ -182,14 +203,11 @@ def verifier_edit(request: HttpRequest, verifier_id: int) -> HttpResponse:
 def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
     verifier = _own_verifier(request, verifier_id)
     try:
-        dry_run = publishing.run_dry_run(author=request.user, verifier=verifier)
+        dry_runs.request_dry_run(author=request.user, verifier=verifier)
     except DomainError as error:
         messages.error(request, _error_text(error))
     else:
-        if dry_run.is_passed:
-            messages.success(request, f"Dry run {dry_run.summary}")
-        else:
-            messages.error(request, f"Dry run failed: {dry_run.summary}")
+        messages.info(request, "Dry run queued: a judge worker judges it; this page updates.")
     return redirect(reverse("author-verifier", kwargs={"verifier_id": verifier.pk}) + "#dry-run")
 
 

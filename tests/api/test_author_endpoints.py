@@ -6,6 +6,7 @@ import pytest
 
 from market.models import Problem, ProblemStatus
 from tests.api.conftest import assert_error
+from tests.api.dry_runs import judge_requested_dry_run
 from verifiers.models import DryRun, Verifier, VerifierVersion
 
 pytestmark = pytest.mark.django_db
@@ -61,10 +62,21 @@ def test_the_whole_author_loop(world):
     error = assert_error(refused, 409, "verifiers:publish-refused")
     assert error["fields"] == {"dry_run": ["run a dry run of the current draft"]}
 
-    dry_run = client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
-    assert dry_run.status_code == 201, dry_run.content
-    assert dry_run.json()["is_passed"] is True and dry_run.json()["is_current"] is True
-    assert [r["verdict"] for r in dry_run.json()["results"]] == ["ACCEPTED", "REJECTED"]
+    requested = client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    assert requested.status_code == 202, requested.content
+    assert (requested.json()["is_passed"], requested.json()["results"]) == (False, [])
+    # Publishing never waits for the worker: a dry run still queued does not count yet.
+    early = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
+    error = assert_error(early, 409, "verifiers:publish-refused")
+    assert error["fields"] == {
+        "dry_run": ["the dry run of this draft has not finished yet: publish when it has passed"]
+    }
+    # Asking again while it waits returns the same dry run.
+    again = client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    assert again.json()["id"] == requested.json()["id"]
+    dry_run = judge_requested_dry_run(client, requested)
+    assert dry_run["is_passed"] is True and dry_run["is_current"] is True
+    assert [r["verdict"] for r in dry_run["results"]] == ["ACCEPTED", "REJECTED"]
 
     published = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     assert published.status_code == 201, published.content
@@ -83,7 +95,9 @@ def test_the_whole_author_loop(world):
     client.patch(f"/api/v1/author/verifiers/{verifier_id}/", {"time_limit_s": 3}, "json")
     stale = client.get(f"/api/v1/author/verifiers/{verifier_id}/").json()["latest_dry_run"]
     assert stale["is_current"] is False
-    client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    judge_requested_dry_run(
+        client, client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+    )
     v2 = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     assert v2.status_code == 201 and v2.json()["number"] == 2
     versions = VerifierVersion.objects.filter(verifier_id=verifier_id).order_by("number")
@@ -149,9 +163,33 @@ def test_lean_dry_run_through_the_api_says_lean_is_unavailable(world, no_lean_to
         },
         "json",
     ).json()
-    dry_run = client.post(f"/api/v1/author/verifiers/{verifier['id']}/dry-runs/").json()
+    dry_run = judge_requested_dry_run(
+        client, client.post(f"/api/v1/author/verifiers/{verifier['id']}/dry-runs/")
+    )
     assert dry_run["is_passed"] is False
     assert "Lean judging is unavailable on this server" in dry_run["summary"]
     refused = client.post(f"/api/v1/author/verifiers/{verifier['id']}/publish/")
     error = assert_error(refused, 409, "verifiers:lean-unavailable")
     assert "Lean" in error["message"]
+
+
+def test_a_dry_run_is_visible_to_its_author_only(world):
+    author = world.client("author")
+    requested = author.post(f"/api/v1/author/verifiers/{world.verifier.pk}/dry-runs/")
+    assert requested.status_code == 202, requested.content
+    url = requested.json()["url"]
+    assert author.get(url).json()["status"] == "pending"
+    assert_error(world.client("solver").get(url), 404, "not-found")
+    assert_error(world.client("anonymous").get(url), 401, "api:not-authenticated")
+    assert_error(author.get("/api/v1/author/dry-runs/999999999/"), 404, "not-found")
+
+
+def test_the_schema_documents_the_202_with_the_dry_runs_url():
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    queued = paths["/api/v1/author/verifiers/{id}/dry-runs/"]["post"]["responses"]
+    assert set(queued["202"]["headers"]) == {"Location"}
+    assert "201" not in queued
+    poll = paths["/api/v1/author/dry-runs/{id}/"]["get"]["responses"]["200"]
+    assert poll["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/DryRun"}

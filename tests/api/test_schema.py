@@ -28,6 +28,7 @@ from schemathesis.specs.openapi.checks import (
 
 from market.api.throttling import ReadThrottle, WriteThrottle
 from market.api.tokens import create_api_token
+from verifiers.models import DryRun, DryRunStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,11 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monke
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
     # Real ids, so that generated requests also reach past the 404s into the views' logic.
+    dry_run = DryRun.objects.create(
+        verifier=world.verifier, fingerprint="0" * 64, status=DryRunStatus.DONE, summary="s"
+    )
     real_ids = {
+        "/api/v1/author/dry-runs/": dry_run.pk,
         "/api/v1/problems/": world.problem.pk,
         "/api/v1/verifiers/": world.verifier.pk,
         "/api/v1/solutions/": world.solution.pk,

@@ -37,6 +37,8 @@ def test_author_loop(page, shots, celery_worker):
     shots(page, "verifier-form")
     page.get_by_role("button", name="Save draft").click()
     page.get_by_role("button", name="Run dry run").click()
+    # Queued for the judge worker; the panel updates by itself (htmx polling) when it is done.
+    page.locator("#dry-run-panel[data-status=done]").wait_for()
     assert page.locator("#dry-run-result").inner_text() == "passed"
     assert page.locator("#dry-run tbody tr").count() == 3
     shots(page, "dry-run-passed")

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 import judge.python
-import judge.tasks
+import market.tasks
 from judge.verdict import judge_error
 from market.models import Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import claim_solution, submit_solution
@@ -22,8 +22,8 @@ WRONG = "no"
 @pytest.mark.django_db
 def test_task_writes_one_verdict_even_when_run_twice():
     solution = SolutionFactory(text=RIGHT)
-    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
-    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) is None
+    assert market.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
+    assert market.tasks.judge_python_task.run(solution_id=solution.pk) is None
     solution.refresh_from_db()
     assert solution.status == SolutionStatus.ACCEPTED
     assert VerdictRecord.objects.filter(solution=solution).count() == 1
@@ -33,7 +33,7 @@ def test_task_writes_one_verdict_even_when_run_twice():
 @pytest.mark.django_db
 def test_wrong_solution_is_rejected_with_the_reason():
     solution = SolutionFactory(text=WRONG)
-    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "REJECTED"
+    assert market.tasks.judge_python_task.run(solution_id=solution.pk) == "REJECTED"
     record = VerdictRecord.objects.get(solution=solution)
     assert (record.verdict, record.reason) == ("REJECTED", "WRONG_ANSWER")
 
@@ -43,8 +43,8 @@ def test_judge_error_keeps_the_solution_pending_and_retries(monkeypatch):
     # The judge's own seam: the sandbox could not start.
     monkeypatch.setattr(judge.python, "judge_python", lambda job: judge_error("no sandbox"))
     solution = SolutionFactory(text=RIGHT)
-    with pytest.raises(judge.tasks.JudgeUnavailable):
-        judge.tasks.judge_python_task.run(solution_id=solution.pk)
+    with pytest.raises(market.tasks.JudgeUnavailable):
+        market.tasks.judge_python_task.run(solution_id=solution.pk)
     solution.refresh_from_db()
     assert solution.status == SolutionStatus.PENDING
     assert solution.pending_reason == "judge unavailable: no sandbox"
@@ -56,10 +56,10 @@ def test_a_claim_abandoned_by_a_killed_worker_is_taken_over():
     solution = SolutionFactory(text=RIGHT)
     assert claim_solution(solution_id=solution.pk, lease=timedelta(seconds=10)) is not None
     # A second delivery while the first worker still holds the claim does nothing.
-    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) is None
+    assert market.tasks.judge_python_task.run(solution_id=solution.pk) is None
     # The first worker died: its claim expires, and the redelivered task judges again.
     Solution.objects.filter(pk=solution.pk).update(claimed_until=timezone.now() - timedelta(1))
-    assert judge.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
+    assert market.tasks.judge_python_task.run(solution_id=solution.pk) == "ACCEPTED"
     solution.refresh_from_db()
     assert (solution.status, solution.judge_attempts) == (SolutionStatus.ACCEPTED, 2)
 
@@ -95,7 +95,7 @@ def test_lean_solution_stays_pending_with_a_reason_without_a_toolchain(monkeypat
         verifier__draft_source="abbrev Spec : Prop := 2 + 2 = 4\n",
     )
     solution = SolutionFactory(verifier_version=version, text="theorem answer : Spec := by decide")
-    assert judge.tasks.judge_lean_task.run(solution_id=solution.pk) is None
+    assert market.tasks.judge_lean_task.run(solution_id=solution.pk) is None
     solution.refresh_from_db()
     assert solution.status == SolutionStatus.PENDING
     assert solution.pending_reason.startswith("Lean judging is unavailable: ")
@@ -160,8 +160,33 @@ def test_a_lean_worker_without_toolchain_leaves_a_running_solution_alone(monkeyp
     # Another worker, one with a toolchain, is judging it right now.
     assert claim_solution(solution_id=solution.pk, lease=timedelta(minutes=10)) is not None
 
-    assert judge.tasks.judge_lean_task.run(solution_id=solution.pk) is None
+    assert market.tasks.judge_lean_task.run(solution_id=solution.pk) is None
 
     solution.refresh_from_db()
     assert (solution.status, solution.pending_reason) == (SolutionStatus.RUNNING, "")
     assert solution.claimed_until > timezone.now()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dry_run_is_judged_by_a_real_worker_on_its_languages_queue(celery_worker):
+    from verifiers.models import DryRun, DryRunStatus
+    from verifiers.services.dry_runs import request_dry_run
+
+    version = VerifierVersionFactory()
+    verifier = version.verifier
+    verifier.reference_solutions = [RIGHT]
+    verifier.wrong_solutions = [WRONG]
+    verifier.save(update_fields=["reference_solutions", "wrong_solutions"])
+
+    requested = request_dry_run(author=verifier.problem.author, verifier=verifier)
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        dry_run = DryRun.objects.get(pk=requested.pk)
+        if dry_run.status == DryRunStatus.DONE:
+            break
+        time.sleep(0.1)
+    assert dry_run.status == DryRunStatus.DONE, dry_run.summary
+    assert dry_run.is_passed is True
+    assert [r["verdict"] for r in dry_run.results] == ["ACCEPTED", "REJECTED"]
+    assert dry_run.judge_attempts == 1

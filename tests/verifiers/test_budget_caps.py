@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import UserFactory
+from tests.verifiers.helpers import run_dry_run
 from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import InvalidVerifier, PublishRefused
 from verifiers.models import Verifier, VerifierVersion
@@ -14,7 +15,6 @@ from verifiers.services.publishing import (
     create_problem,
     create_verifier,
     publish_verifier,
-    run_dry_run,
     update_verifier,
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from verifiers.services.judging import Draft, check_draft, judge_draft
+from verifiers.services.judging import Draft, check_draft, judge_text
 
 
 def lean(source: str) -> Draft:
@@ -57,6 +57,6 @@ def test_python_solution_format_is_the_docstring():
 
 
 def test_a_lean_judgement_without_toolchain_is_a_judge_error_not_a_rejection(no_lean_toolchain):
-    verdict = judge_draft(draft=lean("abbrev Spec : Prop := True\n"), solution="x")
+    verdict = judge_text(verifier=lean("abbrev Spec : Prop := True\n"), text="x")
     assert verdict.verdict.value == "JUDGE_ERROR"
     assert "Lean judging is unavailable on this server" in verdict.detail

@@ -13,6 +13,7 @@ from market.services.accounts import grant_demo_credits
 from market.services.orders import place_ask, place_bid
 from market.services.solutions import submit_solution
 from tests.factories import UserFactory, accepted_solution
+from tests.verifiers.helpers import run_dry_run
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import DryRun, VerifierStatus, VerifierVersion
 from verifiers.services.publishing import (
@@ -22,7 +23,6 @@ from verifiers.services.publishing import (
     publish_verifier,
     retire_problem,
     retire_verifier,
-    run_dry_run,
     update_problem,
     update_verifier,
 )

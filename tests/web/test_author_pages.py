@@ -10,6 +10,7 @@ from django.urls import reverse
 from market.models import Problem, ProblemStatus
 from tests.factories import UserFactory
 from verifiers.models import DryRun, Verifier, VerifierVersion
+from verifiers.services.dry_runs import perform_dry_run
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,16 @@ def test_verifier_form_splits_samples_and_dry_run_then_publish_lists_the_problem
 
     client.post(reverse("author-verifier-dry-run", args=[verifier.pk]))
     dry_run = DryRun.objects.get(verifier=verifier)
+    # The web only queued it: the page shows it waiting and polls the panel.
+    page = client.get(reverse("author-verifier", args=[verifier.pk])).content.decode()
+    assert 'id="dry-run-result">queued<' in page
+    panel_url = reverse("author-verifier-dry-run-panel", args=[verifier.pk])
+    assert f'hx-get="{panel_url}" hx-trigger="every 1s"' in page
+    perform_dry_run(dry_run_id=dry_run.pk)  # what the judge worker's task does
+    dry_run.refresh_from_db()
     assert dry_run.is_passed is True
+    panel = client.get(panel_url).content.decode()
+    assert 'id="dry-run-result">passed<' in panel and "hx-trigger" not in panel
     page = client.get(reverse("author-verifier", args=[verifier.pk])).content.decode()
     assert 'id="dry-run-result">passed<' in page
 
@@ -104,8 +114,9 @@ def test_failing_dry_run_shows_which_sample_was_misjudged():
         verifier_fields(wrong_solutions="yes"),
     )
     verifier = Verifier.objects.get(problem=problem)
-    response = client.post(reverse("author-verifier-dry-run", args=[verifier.pk]), follow=True)
-    html = response.content.decode()
+    client.post(reverse("author-verifier-dry-run", args=[verifier.pk]))
+    perform_dry_run(dry_run_id=DryRun.objects.get(verifier=verifier).pk)
+    html = client.get(reverse("author-verifier", args=[verifier.pk])).content.decode()
     assert 'id="dry-run-result">failed<' in html
     assert "wrong sample 1: expected REJECTED, got ACCEPTED" in html
 
@@ -117,7 +128,7 @@ def test_invalid_budget_is_a_form_error_and_stores_nothing():
         reverse("author-verifier-new", args=[problem.pk]), verifier_fields(time_limit_s="100000")
     )
     assert response.status_code == 400
-    assert "must be in (0, " in response.content.decode()
+    assert "must be in [0.05, 60] seconds" in response.content.decode()
     assert not Verifier.objects.exists()
 
 

@@ -1,7 +1,9 @@
-"""The one seam between the publishing workflow and the judge.
+"""The one seam between the apps and the judge: a verifier (a published version or a draft)
+and a text in, a :class:`~judge.verdict.Verdict` out.
 
-The dry run and the publish checks call only :func:`judge_draft` and :func:`check_draft`; they
-import the judge lazily so that this module loads (and says clearly what is missing) even on a
+Solutions (``market.tasks``) and dry runs (``verifiers.tasks``) are both judged through
+:func:`judge_text`, in the judge workers only: the web process never calls it. The judge
+packages are imported lazily so that this module loads (and says clearly what is missing) on a
 server where a judge backend is not installed.
 """
 
@@ -9,9 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import TYPE_CHECKING
 
 from judge.verdict import Verdict, judge_error
+from verifiers.budgets import get_language_budget
 from verifiers.models import Language
+
+if TYPE_CHECKING:
+    from verifiers.models import VerifierVersion
 
 # A Lean verifier's solution format is its Spec: the declaration line(s) naming it.
 _LEAN_SPEC = re.compile(
@@ -30,6 +37,17 @@ class Draft:
     time_limit_s: float
     memory_limit_mb: int
     lean_project: str = ""
+
+    @classmethod
+    def of_version(cls, version: VerifierVersion) -> Draft:
+        """The frozen verifier of a published version."""
+        return cls(
+            language=version.language,
+            source=version.source,
+            time_limit_s=float(version.time_limit_s),
+            memory_limit_mb=int(version.memory_limit_mb),
+            lean_project=version.lean_project,
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -58,8 +76,16 @@ def lean_toolchain_status() -> tuple[bool, str]:
     return bool(available), reason
 
 
-def judge_draft(*, draft: Draft, solution: str, seed: int | None = None) -> Verdict:
-    """Judge one solution against a draft with the real judge of its language."""
+def judge_text(
+    *, verifier: Draft | VerifierVersion, text: str | bytes, seed: int | None = None
+) -> Verdict:
+    """Judge ``text`` against a verifier (a published version or a draft) with the real judge
+    of its language, under the server's budget range. Precondition: runs in a judge worker."""
+    draft = verifier if isinstance(verifier, Draft) else Draft.of_version(verifier)
+    try:
+        budget = get_language_budget(draft.language)
+    except (KeyError, ValueError) as exc:
+        return judge_error(f"no budget range for {draft.language!r} on this server ({exc})")
     if draft.language == Language.PYTHON:
         try:
             from judge.python import PythonJob, judge_python
@@ -68,10 +94,11 @@ def judge_draft(*, draft: Draft, solution: str, seed: int | None = None) -> Verd
         return judge_python(
             PythonJob(
                 verifier_source=draft.source,
-                solution=solution,
+                solution=text,
                 seed=seed,
                 time_limit_s=draft.time_limit_s,
                 memory_limit_mb=draft.memory_limit_mb,
+                budget=budget,
             )
         )
     available, reason = lean_toolchain_status()
@@ -82,10 +109,11 @@ def judge_draft(*, draft: Draft, solution: str, seed: int | None = None) -> Verd
     return judge_lean(
         LeanJob(
             verifier_source=draft.source,
-            solution=solution,
+            solution=text,
             project=draft.lean_project or "core",
             time_limit_s=draft.time_limit_s,
             memory_limit_mb=draft.memory_limit_mb,
+            budget=budget,
         )
     )
 

@@ -5,10 +5,10 @@ these functions. Every function takes the acting ``author`` and refuses, with th
 :class:`~market.exceptions.NotFound` as a missing object, a problem or verifier of someone else.
 
 - A problem and its verifiers start as drafts that only their author sees and edits.
-- A dry run judges the current draft against the author's reference solutions (each must be
-  ACCEPTED) and known-wrong samples (each must be REJECTED); it records a fingerprint of the
-  exact draft judged.
-- Publishing a verifier needs: a passing dry run of the current draft, the judge's static
+- A dry run (:mod:`verifiers.services.dry_runs`, judged in a judge worker) judges a frozen
+  copy of the current draft against the author's reference solutions (each must be ACCEPTED)
+  and known-wrong samples (each must be REJECTED); it records a fingerprint of that draft.
+- Publishing a verifier needs: a finished, passing dry run of the current draft, the judge's static
   checks, a budget within the server caps, and (for the problem's first verifier) a statement
   and an enabled currency. It freezes the draft into a new :class:`VerifierVersion` (sha256 of
   the source) and deactivates the previous one: solutions and asks keep pointing at the
@@ -32,26 +32,25 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from judge.verdict import MAX_SOLUTION_BYTES, Outcome
+from judge.budgets import MAX_SAMPLES
+from judge.verdict import MAX_SOLUTION_BYTES
 from market.exceptions import NotFound
 from market.models import Problem, ProblemStatus
 from market.money import Currency
+from verifiers.budgets import get_language_budget
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import (
-    DryRun,
     Language,
     LeanProject,
     Verifier,
     VerifierStatus,
     VerifierVersion,
 )
-from verifiers.services.judging import Draft, check_draft, judge_draft, lean_toolchain_status
+from verifiers.services.judging import Draft, check_draft, lean_toolchain_status
 
 MAX_TITLE_CHARS = 200
 MAX_STATEMENT_CHARS = 100_000
 MAX_SOURCE_BYTES = 256 * 1024
-MAX_SAMPLES = 10
-MIN_MEMORY_LIMIT_MB = 16
 _UNSET: Any = object()
 # PostgreSQL text cannot hold NUL; refusing it here keeps it a 400, not a database error.
 _NUL_MESSAGE = "must not contain the NUL character (U+0000)"
@@ -309,62 +308,6 @@ def update_verifier(
     return verifier
 
 
-def run_dry_run(*, author: AbstractBaseUser, verifier: Verifier) -> DryRun:
-    """Judge the verifier's current draft against its reference and wrong samples.
-
-    Passes iff the static checks pass, there is at least one reference solution, every
-    reference solution is ACCEPTED and every wrong sample is REJECTED. A judge error (for
-    instance no Lean toolchain on this server) never passes. Runs synchronously: each sample
-    costs at most the verifier's time budget.
-    """
-    verifier = _get_own_verifier(author=author, verifier_id=verifier.pk)
-    if verifier.status == VerifierStatus.RETIRED:
-        raise NotEditable("this verifier is retired")
-    draft = _draft_of(verifier)
-    static = check_draft(draft=draft)
-    failures: list[str] = []
-    results: list[dict[str, Any]] = []
-    lean_reason = ""
-    if verifier.language == Language.LEAN:
-        available, reason = lean_toolchain_status()
-        if not available:
-            lean_reason = (
-                f"Lean judging is unavailable on this server ({reason}): a Lean dry run "
-                "cannot pass here, so this verifier cannot be published from this server"
-            )
-            failures.append(lean_reason)
-    if not static.is_ok:
-        failures.append("static checks failed: " + "; ".join(static.errors))
-    if not verifier.reference_solutions:
-        failures.append("add at least one reference solution (it must be ACCEPTED)")
-    samples = [("reference", i, text) for i, text in enumerate(verifier.reference_solutions)]
-    samples += [("wrong", i, text) for i, text in enumerate(verifier.wrong_solutions)]
-    for kind, index, text in samples:
-        expected = Outcome.ACCEPTED if kind == "reference" else Outcome.REJECTED
-        if lean_reason:
-            results.append(_sample_result(kind, index, expected, None, lean_reason))
-            continue
-        verdict = judge_draft(draft=draft, solution=text)
-        result = _sample_result(kind, index, expected, verdict, verdict.detail)
-        results.append(result)
-        if not result["is_ok"]:
-            failures.append(
-                f"{kind} sample {index + 1}: expected {expected.value}, got {result['verdict']}"
-            )
-    if failures:
-        summary = "; ".join(failures)
-    else:
-        summary = f"passed: {len(samples)} sample(s) judged as expected"
-    return DryRun.objects.create(
-        verifier=verifier,
-        fingerprint=draft_fingerprint(verifier),
-        is_passed=not failures,
-        summary=summary[:500],
-        static_errors=list(static.errors),
-        results=results,
-    )
-
-
 def publish_verifier(*, author: AbstractBaseUser, verifier: Verifier) -> VerifierVersion:
     """Freeze the verifier's draft into a new active version (publishing the problem with it
     if it is still a draft). Publishing an unchanged draft again returns the live version."""
@@ -390,29 +333,29 @@ def retire_verifier(*, author: AbstractBaseUser, verifier: Verifier) -> Verifier
 # --- helpers --------------------------------------------------------------------------------
 
 
+def draft_snapshot(verifier: Verifier) -> dict[str, Any]:
+    """Everything a dry run judges, frozen: the worker judges this, not the live draft."""
+    return {
+        "language": verifier.language,
+        "source": verifier.draft_source,
+        "time_limit_s": float(verifier.time_limit_s),
+        "memory_limit_mb": int(verifier.memory_limit_mb),
+        "lean_project": verifier.lean_project,
+        "reference_solutions": list(verifier.reference_solutions),
+        "wrong_solutions": list(verifier.wrong_solutions),
+    }
+
+
 def draft_fingerprint(verifier: Verifier) -> str:
     """sha256 of everything a dry run depends on: changing any of it needs a new dry run."""
-    payload = json.dumps(
-        {
-            "language": verifier.language,
-            "source": verifier.draft_source,
-            "time_limit_s": float(verifier.time_limit_s),
-            "memory_limit_mb": int(verifier.memory_limit_mb),
-            "lean_project": verifier.lean_project,
-            "reference_solutions": verifier.reference_solutions,
-            "wrong_solutions": verifier.wrong_solutions,
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-    )
+    payload = json.dumps(draft_snapshot(verifier), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
 def budget_caps(language: str) -> tuple[float, int]:
     """(max time_limit_s, max memory_limit_mb) the server allows for ``language``."""
-    if language == Language.LEAN:
-        return settings.JUDGE_LEAN_MAX_TIME_S, settings.JUDGE_LEAN_MAX_MEMORY_MB
-    return settings.JUDGE_PYTHON_MAX_TIME_S, settings.JUDGE_PYTHON_MAX_MEMORY_MB
+    budget = get_language_budget(language)
+    return budget.max_time_s, budget.max_memory_mb
 
 
 def _publish_locked(*, problem: Problem, verifier: Verifier, prefix: str) -> VerifierVersion:
@@ -437,13 +380,11 @@ def _publish_locked(*, problem: Problem, verifier: Verifier, prefix: str) -> Ver
             reasons.setdefault("statement_md", []).append("the problem needs a statement")
         if problem.currency == Currency.USD and not settings.STRIPE_SECRET_KEY:
             reasons.setdefault("currency", []).append("USD is not enabled on this server")
-    max_time_s, max_memory_mb = budget_caps(verifier.language)
-    if not 0 < verifier.time_limit_s <= max_time_s:
-        reasons.setdefault(prefix + "time_limit_s", []).append(f"must be in (0, {max_time_s}]")
-    if not MIN_MEMORY_LIMIT_MB <= verifier.memory_limit_mb <= max_memory_mb:
-        reasons.setdefault(prefix + "memory_limit_mb", []).append(
-            f"must be in [{MIN_MEMORY_LIMIT_MB}, {max_memory_mb}]"
-        )
+    budget = get_language_budget(verifier.language)
+    if (why := budget.time_refusal(verifier.time_limit_s)) is not None:
+        reasons.setdefault(prefix + "time_limit_s", []).append(why)
+    if (why := budget.memory_refusal(verifier.memory_limit_mb)) is not None:
+        reasons.setdefault(prefix + "memory_limit_mb", []).append(why)
     lean_reason = ""
     if verifier.language == Language.LEAN:
         available, why = lean_toolchain_status()
@@ -453,9 +394,15 @@ def _publish_locked(*, problem: Problem, verifier: Verifier, prefix: str) -> Ver
     static = check_draft(draft=_draft_of(verifier))
     if not static.is_ok:
         reasons.setdefault(prefix + "source", []).extend(static.errors)
+    # Publishing never waits for a judge worker: it needs a FINISHED passing dry run of this
+    # exact draft (the page and the API say so while one is still running).
     dry_run = verifier.dry_runs.order_by("-id").first()
     if dry_run is None or dry_run.fingerprint != draft_fingerprint(verifier):
         reasons.setdefault(prefix + "dry_run", []).append("run a dry run of the current draft")
+    elif not dry_run.is_finished:
+        reasons.setdefault(prefix + "dry_run", []).append(
+            "the dry run of this draft has not finished yet: publish when it has passed"
+        )
     elif not dry_run.is_passed:
         reasons.setdefault(prefix + "dry_run", []).append(
             f"the last dry run failed: {dry_run.summary}"
@@ -518,23 +465,6 @@ def _draft_of(verifier: Verifier) -> Draft:
     )
 
 
-def _sample_result(
-    kind: str, index: int, expected: Outcome, verdict: Any, detail: str
-) -> dict[str, Any]:
-    got = verdict.verdict.value if verdict is not None else "NOT_RUN"
-    return {
-        "kind": kind,
-        "index": index,
-        "expected": expected.value,
-        "verdict": got,
-        "reason": verdict.reason.value if verdict is not None and verdict.reason else None,
-        "detail": (detail or "")[:1000],
-        "seed": verdict.seed if verdict is not None else None,
-        "wall_time_s": round(verdict.wall_time_s, 3) if verdict is not None else None,
-        "is_ok": got == expected.value,
-    }
-
-
 def _problem_field_errors(*, title: Any, statement_md: Any, currency: Any) -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
     if not isinstance(title, str) or not title.strip():
@@ -567,21 +497,11 @@ def _raise_verifier_field_errors(values: dict[str, Any]) -> None:
     elif len(source.encode("utf-8")) > MAX_SOURCE_BYTES:
         fields["source"] = [f"at most {MAX_SOURCE_BYTES} bytes"]
     if language in Language.values:
-        max_time_s, max_memory_mb = budget_caps(language)
-        time_limit_s = values["time_limit_s"]
-        if (
-            isinstance(time_limit_s, bool)
-            or not isinstance(time_limit_s, int | float)
-            or not 0 < time_limit_s <= max_time_s
-        ):
-            fields["time_limit_s"] = [f"must be in (0, {max_time_s}] seconds"]
-        memory_limit_mb = values["memory_limit_mb"]
-        if (
-            isinstance(memory_limit_mb, bool)
-            or not isinstance(memory_limit_mb, int)
-            or not MIN_MEMORY_LIMIT_MB <= memory_limit_mb <= max_memory_mb
-        ):
-            fields["memory_limit_mb"] = [f"must be in [{MIN_MEMORY_LIMIT_MB}, {max_memory_mb}] MB"]
+        budget = get_language_budget(language)
+        if (why := budget.time_refusal(values["time_limit_s"])) is not None:
+            fields["time_limit_s"] = [why]
+        if (why := budget.memory_refusal(values["memory_limit_mb"])) is not None:
+            fields["memory_limit_mb"] = [why]
         project = values["lean_project"]
         if language == Language.LEAN and project not in LeanProject.values:
             fields["lean_project"] = [f"one of {', '.join(LeanProject.values)}"]

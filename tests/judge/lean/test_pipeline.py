@@ -465,10 +465,26 @@ def test_verifier_build_past_the_server_cap_is_refused(
 ) -> None:
     monkeypatch.setenv("JUDGE_LEAN_MAX_TIME_S", "1")
 
-    verdict = judge_lean(job(program("solutions/ok.lean"), verifier="verifier_hang.lean"))
+    verdict = judge_lean(
+        job(program("solutions/ok.lean"), verifier="verifier_hang.lean", time_limit_s=1)
+    )
 
     assert verdict.verdict is Outcome.JUDGE_ERROR
     assert "the verifier's build did not finish within 1 s" in verdict.detail
+
+
+def test_a_budget_over_the_server_cap_is_refused_not_clamped(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_LEAN_MAX_TIME_S", "1")
+
+    verdict = judge_lean(job(program("solutions/ok.lean"), time_limit_s=30))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert verdict.detail == (
+        "the lean budget is out of range: time_limit_s must be in [0.05, 1] seconds"
+    )
+    assert fake_toolchain.calls() == []
 
 
 def test_concurrent_jobs_prepare_the_verifier_once(fake_toolchain: FakeToolchain) -> None:

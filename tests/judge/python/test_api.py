@@ -52,8 +52,9 @@ def test_bad_solutions_are_rejected_without_running(
         (PythonJob(ECHO, "ok", seed=-1), ("JUDGE_ERROR", None)),
         (PythonJob(ECHO, "ok", seed=2**63), ("JUDGE_ERROR", None)),
         (PythonJob(None, "ok", seed=1), ("REJECTED", "RUNTIME_ERROR")),  # type: ignore[arg-type]
-        (PythonJob(ECHO, "ok", seed=1, time_limit_s=float("nan")), ("ACCEPTED", None)),
-        (PythonJob(ECHO, "ok", seed=1, memory_limit_mb=1), ("ACCEPTED", None)),
+        # Out of the budget range: refused (issue 15), never clamped into it.
+        (PythonJob(ECHO, "ok", seed=1, time_limit_s=float("nan")), ("JUDGE_ERROR", None)),
+        (PythonJob(ECHO, "ok", seed=1, memory_limit_mb=1), ("JUDGE_ERROR", None)),
     ],
 )
 def test_bad_jobs_never_raise(
@@ -62,16 +63,30 @@ def test_bad_jobs_never_raise(
     assert _outcome(python_judge.judge(job)) == expected
 
 
-def test_limits_are_clamped_to_the_server_caps(
+def test_a_budget_over_the_server_caps_is_refused_not_clamped(
     python_judge: PythonJudge, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("JUDGE_PYTHON_MAX_TIME_S", "0.3")
     spin = '"""Spin."""\ndef verify(solution, rng):\n    while True:\n        pass\n'
 
-    verdict = python_judge.judge(PythonJob(spin, "", seed=1, time_limit_s=3600))
+    refused = python_judge.judge(PythonJob(spin, "", seed=1, time_limit_s=3600))
+    at_the_cap = python_judge.judge(PythonJob(spin, "", seed=1, time_limit_s=0.3))
 
-    assert _outcome(verdict) == ("REJECTED", "TIME_LIMIT")
-    assert verdict.detail == "time limit of 0.3 s exceeded (wall clock)"
+    assert _outcome(refused) == ("JUDGE_ERROR", None)
+    assert refused.detail == (
+        "the python budget is out of range: time_limit_s must be in [0.05, 0.3] seconds"
+    )
+    assert _outcome(at_the_cap) == ("REJECTED", "TIME_LIMIT")
+    assert at_the_cap.detail == "time limit of 0.3 s exceeded (wall clock)"
+
+
+def test_a_budget_below_the_judges_minimum_is_refused(python_judge: PythonJudge) -> None:
+    verdict = python_judge.judge(PythonJob(ECHO, "ok", seed=1, memory_limit_mb=31))
+
+    assert _outcome(verdict) == ("JUDGE_ERROR", None)
+    assert verdict.detail == (
+        "the python budget is out of range: memory_limit_mb must be in [32, 1024] MB"
+    )
 
 
 def test_a_trivial_verdict_is_charged_little_memory(python_judge: PythonJudge) -> None:

@@ -1,0 +1,252 @@
+"""Real judge workers for the fault tests: celery worker and beat as separate processes, on a
+PRIVATE redis-server (never the shared one on 6379), with short leases and sweeps.
+
+Every wait is on a condition with a deadline; no fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+CELERY = str(Path(sys.executable).with_name("celery"))
+# Short intervals so that each fault resolves in seconds (production defaults: docs/judging.md).
+FAST_JUDGING = {
+    "JUDGE_CLAIM_LEASE_S": "3",
+    "JUDGE_REQUEUE_EVERY_S": "1",
+    "JUDGE_REQUEUE_AFTER_S": "3",
+    "JUDGE_VISIBILITY_TIMEOUT_S": "20",
+    "PRACTICE_BOT_REFRESH_S": "3600",
+}
+# What a fault may cost at most with FAST_JUDGING: a lease, a sweep, a retry and a verdict.
+FAULT_BOUND_S = 45.0
+
+
+def wait_for(condition: Callable[[], object], *, timeout_s: float, what: str) -> object:
+    """Poll ``condition`` until it returns something truthy, or fail after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class PrivateRedis:
+    """A redis-server of this test alone, without persistence (a restart loses everything)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.folder = folder
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed local binary
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(self._answers, timeout_s=10, what="redis-server to answer")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+class Stack:
+    """Celery worker (prefork, one pool child) and beat, as processes of their own."""
+
+    def __init__(self, folder: Path, redis: PrivateRedis) -> None:
+        self.folder = folder
+        self.redis = redis
+        self.worker: subprocess.Popen[bytes] | None = None
+        self.beat: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def env(self) -> dict[str, str]:
+        db = settings.DATABASES["default"]
+        password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+        database_url = (
+            f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        )
+        return {
+            **os.environ,
+            **FAST_JUDGING,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": self.redis.url,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+
+    def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
+        return subprocess.Popen(  # noqa: S603 - our own celery, fixed arguments
+            argv, cwd=ROOT, env=self.env(), stdout=log, stderr=log, start_new_session=True
+        )
+
+    def start_worker(self) -> None:
+        self.starts += 1
+        self.worker = self._spawn(
+            f"worker-{self.starts}",
+            [
+                CELERY,
+                "-A",
+                "config",
+                "worker",
+                "--pool=prefork",
+                "--concurrency=1",
+                "--queues=judge-python,default",
+                "--loglevel=INFO",
+                f"--hostname=faults{self.starts}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+        )
+        wait_for(
+            lambda: self.pool_children() or self._died("worker"),
+            timeout_s=60,
+            what="the worker's pool child",
+        )
+
+    def start_beat(self) -> None:
+        self.beat = self._spawn(
+            "beat",
+            [
+                CELERY,
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=INFO",
+                f"--schedule={self.folder / 'beat'}",
+            ],
+        )
+
+    def pool_children(self) -> list[int]:
+        """Pids of the worker's pool children (its direct children running celery)."""
+        if self.worker is None:
+            return []
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
+            if ppid == self.worker.pid and b"celery" in cmdline:
+                found.append(int(entry))
+        return found
+
+    def kill_worker(self) -> None:
+        """SIGKILL the whole worker: its main process and its pool (one process group)."""
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait(timeout=10)
+
+    def _died(self, name: str) -> bool:
+        process = self.worker if name == "worker" else self.beat
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"the {name} exited with {process.returncode}: {self.logs()}")
+        return False
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-4000:]}"
+            for path in sorted(self.folder.glob("*.log"))
+        )
+
+    def stop(self) -> None:
+        for process in (self.worker, self.beat):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+def _publish_to(url: str) -> None:
+    """Point this process's Celery app (what submit_solution enqueues with) at ``url``.
+
+    Celery caches its connection and producer pools: drop them so the next publish connects
+    to the new broker.
+    """
+    from config.celery import app
+
+    app.conf.broker_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture(scope="module")
+def _module_stack(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    """One redis-server, worker and beat for the module (starting them costs most of the time);
+    a test that kills one of them gets a fresh one from :func:`stack`."""
+    folder = tmp_path_factory.mktemp("judging")
+    redis = PrivateRedis(folder)
+    redis.start()
+    running = Stack(folder, redis)
+    _publish_to(redis.url)
+    try:
+        yield running
+    finally:
+        running.stop()
+        redis.kill()
+        _publish_to(settings.CELERY_BROKER_URL)
+
+
+@pytest.fixture
+def stack(transactional_db: None, _module_stack: Stack) -> Stack:
+    """The module's stack, all of it running: worker, beat and Redis."""
+    if _module_stack.redis.process is None or _module_stack.redis.process.poll() is not None:
+        _module_stack.redis.start()
+    if _module_stack.worker is None or _module_stack.worker.poll() is not None:
+        _module_stack.start_worker()
+    elif not _module_stack.pool_children():
+        wait_for(_module_stack.pool_children, timeout_s=60, what="the worker's new pool child")
+    if _module_stack.beat is None or _module_stack.beat.poll() is not None:
+        _module_stack.start_beat()
+    return _module_stack

@@ -1,0 +1,151 @@
+"""Dry runs as records: queued by the web, judged once by the worker's service, swept."""
+
+from __future__ import annotations
+
+import base64
+import json
+from datetime import timedelta
+
+import pytest
+import redis
+from django.utils import timezone
+
+from market.exceptions import NotFound
+from tests.factories import UserFactory
+from tests.verifiers.test_publishing import YES
+from verifiers.exceptions import NotEditable
+from verifiers.models import DryRun, DryRunStatus
+from verifiers.services.dry_runs import (
+    RAISED_WARNING,
+    perform_dry_run,
+    request_dry_run,
+    requeue_stale_dry_runs,
+)
+from verifiers.services.publishing import create_problem, create_verifier, retire_verifier
+
+pytestmark = pytest.mark.django_db
+
+RAISES_ON_BAD_INPUT = '''"""An integer: 3."""
+
+
+def verify(solution, rng):
+    return int(solution) == 3
+'''
+DOES_NOT_PARSE = '''"""x"""
+def verify(solution, rng)
+    return True
+'''
+
+
+def _verifier(source: str = YES, **kwargs):
+    author = UserFactory()
+    problem = create_problem(author=author, title="Dry", statement_md="s")
+    verifier = create_verifier(
+        author=author, problem=problem, language="python", source=source, **kwargs
+    )
+    return author, verifier
+
+
+def test_a_request_is_pending_with_a_frozen_draft_and_asking_again_returns_it():
+    author, verifier = _verifier(reference_solutions=["yes"])
+    first = request_dry_run(author=author, verifier=verifier)
+    again = request_dry_run(author=author, verifier=verifier)
+    assert again.pk == first.pk
+    assert (first.status, first.is_passed, first.results) == (DryRunStatus.PENDING, False, [])
+    assert first.draft["source"] == YES and first.draft["reference_solutions"] == ["yes"]
+    assert DryRun.objects.count() == 1
+
+
+def test_a_dry_run_is_judged_once():
+    author, verifier = _verifier(reference_solutions=["yes"], wrong_solutions=["no"])
+    requested = request_dry_run(author=author, verifier=verifier)
+    done = perform_dry_run(dry_run_id=requested.pk)
+    assert done is not None and (done.status, done.is_passed) == (DryRunStatus.DONE, True)
+    assert done.finished_at is not None and done.claimed_until is None
+    assert perform_dry_run(dry_run_id=requested.pk) is None
+    done.refresh_from_db()
+    assert (done.judge_attempts, len(done.results)) == (1, 2)
+
+
+def test_the_worker_judges_the_draft_as_requested_not_as_edited_since():
+    author, verifier = _verifier(reference_solutions=["yes"])
+    requested = request_dry_run(author=author, verifier=verifier)
+    verifier.draft_source = YES.replace('"yes"', '"no"')
+    verifier.save(update_fields=["draft_source"])
+    done = perform_dry_run(dry_run_id=requested.pk)
+    assert done is not None and done.is_passed is True
+
+
+def test_a_verifier_that_raises_on_a_wrong_sample_passes_with_a_warning():
+    author, verifier = _verifier(
+        RAISES_ON_BAD_INPUT, reference_solutions=["3"], wrong_solutions=["4", "abc"]
+    )
+    done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
+    assert done is not None and done.is_passed is True
+    assert [(r["verdict"], r["reason"], r["warning"]) for r in done.results] == [
+        ("ACCEPTED", None, ""),
+        ("REJECTED", "WRONG_ANSWER", ""),
+        ("REJECTED", "RUNTIME_ERROR", RAISED_WARNING),
+    ]
+    assert "ValueError: invalid literal for int() with base 10: 'abc'" in done.results[2]["detail"]
+    assert done.summary == (
+        "passed: 3 sample(s) judged as expected; warning: the verifier raised on 1 sample(s) "
+        "instead of returning False"
+    )
+
+
+def test_the_summary_shows_the_first_errors_message_not_only_its_type():
+    author, verifier = _verifier(DOES_NOT_PARSE, reference_solutions=["yes"])
+    done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
+    assert done is not None and done.is_passed is False
+    assert done.summary.startswith("the verifier does not parse: expected ':' (line 2); ")
+    assert "reference sample 1: expected ACCEPTED, got REJECTED (SyntaxError: expected ':'" in (
+        done.summary
+    )
+
+
+def test_someone_elses_or_a_retired_verifier_gets_no_dry_run():
+    author, verifier = _verifier(reference_solutions=["yes"])
+    with pytest.raises(NotFound):
+        request_dry_run(author=UserFactory(), verifier=verifier)
+    retire_verifier(author=author, verifier=verifier)
+    with pytest.raises(NotEditable):
+        request_dry_run(author=author, verifier=verifier)
+    assert not DryRun.objects.exists()
+
+
+def _queued_dry_run_ids(client) -> list[int]:
+    """The dry-run ids in the judge-python queue on the real Redis broker."""
+    ids = []
+    for raw in client.lrange("judge-python", 0, -1):
+        message = json.loads(raw)
+        _args, kwargs, _embed = json.loads(base64.b64decode(message["body"]))
+        ids.append(kwargs["dry_run_id"])
+    return ids
+
+
+def test_the_sweep_resends_lost_and_abandoned_dry_runs_only(settings):
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete("judge-python")
+    author, verifier = _verifier(reference_solutions=["yes"])
+    now = timezone.now()
+    lost = DryRun.objects.create(verifier=verifier, fingerprint="a", draft={})
+    DryRun.objects.filter(pk=lost.pk).update(created_at=now - timedelta(hours=1))
+    fresh = DryRun.objects.create(verifier=verifier, fingerprint="b", draft={})
+    abandoned = DryRun.objects.create(
+        verifier=verifier,
+        fingerprint="c",
+        status=DryRunStatus.RUNNING,
+        claimed_until=now - timedelta(seconds=1),
+    )
+    alive = DryRun.objects.create(
+        verifier=verifier,
+        fingerprint="d",
+        status=DryRunStatus.RUNNING,
+        claimed_until=now + timedelta(minutes=1),
+    )
+    assert requeue_stale_dry_runs(older_than=timedelta(minutes=5)) == 2
+    sent = _queued_dry_run_ids(client)
+    client.delete("judge-python")
+    assert sorted(sent) == sorted([lost.pk, abandoned.pk])
+    assert fresh.pk not in sent and alive.pk not in sent

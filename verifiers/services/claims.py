@@ -1,0 +1,125 @@
+"""Claims on judge work (a solution or a dry run): who judges it, until when, kept alive.
+
+A worker claims a row with one conditional UPDATE (PENDING, or RUNNING with an expired
+claim, becomes RUNNING with its token and a lease). While it judges, a heartbeat thread
+pushes the lease forward every third of it, so a live claim never expires however long the
+verdict takes, and a dead worker's claim (pool child or whole worker SIGKILLed, machine gone)
+expires within one lease. The re-queue sweep sends expired claims back to the judge queue.
+A delivery that finds another task's live claim does nothing: the claim's holder, or the
+sweep, finishes it. The same task delivered again (the token is the Celery task id, kept by
+redeliveries and retries) takes its claim back at once: its previous attempt died.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, models
+from django.db.models import F, Q
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+
+def claim_lease() -> timedelta:
+    """How long a claim lives without a heartbeat (JUDGE_CLAIM_LEASE_S)."""
+    return timedelta(seconds=float(settings.JUDGE_CLAIM_LEASE_S))
+
+
+def new_claim_token(task_id: str | None) -> str:
+    """A token naming this attempt: the Celery task id, or a fresh one outside a worker."""
+    return (task_id or uuid.uuid4().hex)[:64]
+
+
+def claim_row(
+    *,
+    model: type[models.Model],
+    pk: int,
+    token: str,
+    lease: timedelta,
+    pending: str,
+    running: str,
+) -> bool:
+    """Mark the row RUNNING for ``token``; False when it is done or someone holds a live claim."""
+    now = timezone.now()
+    claimed = (
+        model._default_manager.filter(pk=pk)
+        .filter(
+            Q(status=pending)
+            | Q(status=running, claimed_until__lt=now)
+            | Q(status=running, claimed_until__isnull=True)
+            # The same task delivered again (its pool child was killed, or it is retried
+            # after a dropped database connection): the previous attempt is dead.
+            | Q(status=running, claim_token=token)
+        )
+        .update(
+            status=running,
+            claim_token=token,
+            claimed_until=now + lease,
+            judge_attempts=F("judge_attempts") + 1,
+        )
+    )
+    return bool(claimed)
+
+
+def renew_claim(
+    *, model: type[models.Model], pk: int, token: str, lease: timedelta, running: str
+) -> bool:
+    """Push our claim's expiry forward; False once the claim is no longer ours."""
+    return bool(
+        model._default_manager.filter(pk=pk, status=running, claim_token=token).update(
+            claimed_until=timezone.now() + lease
+        )
+    )
+
+
+@contextmanager
+def heartbeat(
+    *, model: type[models.Model], pk: int, token: str, lease: timedelta, running: str
+) -> Iterator[None]:
+    """Keep our claim alive while the body runs (a thread with its own connection)."""
+    stop = threading.Event()
+    interval_s = max(lease.total_seconds() / 3, 0.2)
+
+    def beat() -> None:
+        try:
+            while not stop.wait(interval_s):
+                try:
+                    if not renew_claim(
+                        model=model, pk=pk, token=token, lease=lease, running=running
+                    ):
+                        return
+                except Exception:  # a dropped connection: reconnect on the next beat
+                    logger.warning("claim heartbeat of %s %s failed", model.__name__, pk)
+                    connection.close()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=beat, name=f"claim-{model.__name__}-{pk}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def release_claim(
+    *, model: type[models.Model], pk: int, token: str, running: str, pending: str, **fields: object
+) -> None:
+    """Give our claim back (PENDING again) so the next delivery judges at once."""
+    model._default_manager.filter(pk=pk, status=running, claim_token=token).update(
+        status=pending, claimed_until=None, claim_token="", **fields
+    )
+
+
+def close_old_connections_now() -> None:
+    """Drop this thread's database connection if it is broken, so the next query reconnects."""
+    if connection.connection is not None and not connection.is_usable():
+        connection.close()

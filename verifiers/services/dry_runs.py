@@ -1,0 +1,259 @@
+"""Dry runs: the web records a request, a judge worker judges it.
+
+- :func:`request_dry_run` (web) freezes the current draft (source, budget, project, samples)
+  into a PENDING :class:`DryRun` and, after commit, sends it to the judge queue of the draft's
+  language. Asking again while a dry run of the same draft is still PENDING or RUNNING
+  returns that one (a click-storm costs the workers nothing).
+- :func:`perform_dry_run` (worker) claims it (RUNNING, lease and heartbeat, as solutions
+  are), judges every sample through :func:`verifiers.services.judging.judge_text` and
+  finishes it once (DONE, ``is_passed``). Passes iff the static checks pass, there is at
+  least one reference solution, every reference solution is ACCEPTED and every wrong sample is
+  REJECTED; a judge error (no Lean toolchain on that worker) never passes.
+- :func:`requeue_stale_dry_runs` (beat) re-sends PENDING requests whose message was lost and
+  RUNNING ones whose worker died (expired claim).
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from judge.verdict import Outcome, Reason, Verdict
+from verifiers.exceptions import NotEditable
+from verifiers.models import DryRun, DryRunStatus, Language, Verifier, VerifierStatus
+from verifiers.services.claims import (
+    claim_lease,
+    claim_row,
+    close_old_connections_now,
+    heartbeat,
+    new_claim_token,
+    release_claim,
+)
+from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
+from verifiers.services.publishing import _get_own_verifier, draft_fingerprint, draft_snapshot
+
+logger = logging.getLogger(__name__)
+
+RAISED_WARNING = (
+    "the verifier raised on this sample instead of returning False: the contract says bad "
+    "input must never raise (return False for it)"
+)
+
+
+def request_dry_run(*, author: AbstractBaseUser, verifier: Verifier) -> DryRun:
+    """Record a dry run of the verifier's current draft and queue it for a judge worker."""
+    with transaction.atomic():
+        verifier = _get_own_verifier(author=author, verifier_id=verifier.pk)
+        locked = Verifier.objects.select_for_update().get(pk=verifier.pk)
+        if locked.status == VerifierStatus.RETIRED:
+            raise NotEditable("this verifier is retired")
+        fingerprint = draft_fingerprint(locked)
+        waiting = (
+            locked.dry_runs.filter(
+                fingerprint=fingerprint,
+                status__in=[DryRunStatus.PENDING, DryRunStatus.RUNNING],
+            )
+            .order_by("-id")
+            .first()
+        )
+        if waiting is not None:
+            return waiting
+        dry_run = DryRun.objects.create(
+            verifier=locked,
+            fingerprint=fingerprint,
+            draft=draft_snapshot(locked),
+            status=DryRunStatus.PENDING,
+            summary="waiting for a judge worker",
+        )
+        transaction.on_commit(lambda: enqueue_dry_run(dry_run_id=dry_run.pk))
+    return dry_run
+
+
+def enqueue_dry_run(*, dry_run_id: int) -> None:
+    """Send a dry run to the judge queue of its draft's language."""
+    from verifiers.tasks import judge_dry_run_task
+
+    draft = DryRun.objects.filter(pk=dry_run_id).values_list("draft", flat=True).first() or {}
+    queue = "judge-lean" if draft.get("language") == Language.LEAN else "judge-python"
+    judge_dry_run_task.apply_async(kwargs={"dry_run_id": dry_run_id}, queue=queue)
+
+
+def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | None:
+    """Claim a dry run, judge its samples and finish it once; None when it is not ours.
+
+    Precondition: runs in a judge worker (the sandbox is here), never in the web process.
+    """
+    token = new_claim_token(task_id)
+    lease = claim_lease()
+    claimed = claim_row(
+        model=DryRun,
+        pk=dry_run_id,
+        token=token,
+        lease=lease,
+        pending=DryRunStatus.PENDING,
+        running=DryRunStatus.RUNNING,
+    )
+    if not claimed:
+        return None
+    dry_run = DryRun.objects.get(pk=dry_run_id)
+    try:
+        with heartbeat(
+            model=DryRun, pk=dry_run_id, token=token, lease=lease, running=DryRunStatus.RUNNING
+        ):
+            outcome = _judge_snapshot(dry_run.draft)
+        finished = DryRun.objects.filter(
+            pk=dry_run_id, status=DryRunStatus.RUNNING, claim_token=token
+        ).update(
+            status=DryRunStatus.DONE,
+            finished_at=timezone.now(),
+            claimed_until=None,
+            **outcome,
+        )
+    except BaseException:
+        _release_after_failure(dry_run_id=dry_run_id, token=token)
+        raise
+    if not finished:
+        return None  # our claim expired and another worker finished it first
+    return DryRun.objects.get(pk=dry_run_id)
+
+
+def requeue_stale_dry_runs(*, older_than: timedelta, limit: int = 200) -> int:
+    """Re-send PENDING dry runs older than ``older_than`` and RUNNING ones whose claim expired."""
+    now = timezone.now()
+    stale = list(
+        DryRun.objects.filter(
+            Q(status=DryRunStatus.PENDING, created_at__lt=now - older_than)
+            | Q(status=DryRunStatus.RUNNING, claimed_until__lt=now)
+            | Q(status=DryRunStatus.RUNNING, claimed_until__isnull=True)
+        )
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for dry_run_id in stale:
+        enqueue_dry_run(dry_run_id=dry_run_id)
+    return len(stale)
+
+
+def _release_after_failure(*, dry_run_id: int, token: str) -> None:
+    try:
+        close_old_connections_now()
+        release_claim(
+            model=DryRun,
+            pk=dry_run_id,
+            token=token,
+            running=DryRunStatus.RUNNING,
+            pending=DryRunStatus.PENDING,
+        )
+    except Exception:  # still no database: the lease expires and the sweep re-queues it
+        logger.warning("could not release the claim on dry run %s", dry_run_id, exc_info=True)
+
+
+def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """Judge a frozen draft's samples: the fields a finished DryRun gets."""
+    draft = Draft(
+        language=str(snapshot["language"]),
+        source=str(snapshot["source"]),
+        time_limit_s=float(snapshot["time_limit_s"]),
+        memory_limit_mb=int(snapshot["memory_limit_mb"]),
+        lean_project=str(snapshot.get("lean_project") or ""),
+    )
+    references = list(snapshot.get("reference_solutions") or [])
+    wrongs = list(snapshot.get("wrong_solutions") or [])
+    static = check_draft(draft=draft)
+    failures: list[str] = []
+    results: list[dict[str, Any]] = []
+    lean_reason = ""
+    if draft.language == Language.LEAN:
+        available, reason = lean_toolchain_status()
+        if not available:
+            lean_reason = (
+                f"Lean judging is unavailable on this server ({reason}): a Lean dry run "
+                "cannot pass here, so this verifier cannot be published from this server"
+            )
+            failures.append(lean_reason)
+    syntax_error = _python_syntax_error(draft)
+    if syntax_error:
+        # The static check names only the exception type; the author needs the message.
+        failures.append(f"the verifier does not parse: {syntax_error}")
+    if not static.is_ok:
+        failures.append("static checks failed: " + "; ".join(static.errors))
+    if not references:
+        failures.append("add at least one reference solution (it must be ACCEPTED)")
+    samples = [("reference", i, text) for i, text in enumerate(references)]
+    samples += [("wrong", i, text) for i, text in enumerate(wrongs)]
+    warnings = 0
+    for kind, index, text in samples:
+        expected = Outcome.ACCEPTED if kind == "reference" else Outcome.REJECTED
+        if lean_reason:
+            results.append(_sample_result(kind, index, expected, None, lean_reason))
+            continue
+        verdict = judge_text(verifier=draft, text=text)
+        result = _sample_result(kind, index, expected, verdict, verdict.detail)
+        results.append(result)
+        warnings += bool(result["warning"])
+        if not result["is_ok"]:
+            failure = (
+                f"{kind} sample {index + 1}: expected {expected.value}, got {result['verdict']}"
+            )
+            if verdict.detail:
+                failure += f" ({_first_line(verdict.detail)})"
+            failures.append(failure)
+    if failures:
+        summary = "; ".join(failures)
+    else:
+        summary = f"passed: {len(samples)} sample(s) judged as expected"
+    if warnings:
+        summary += (
+            f"; warning: the verifier raised on {warnings} sample(s) instead of returning False"
+        )
+    return {
+        "is_passed": not failures,
+        "summary": summary[:500],
+        "static_errors": list(static.errors),
+        "results": results,
+    }
+
+
+def _python_syntax_error(draft: Draft) -> str:
+    """The parser's own message for a Python draft that does not parse, or "" (never runs it)."""
+    if draft.language != Language.PYTHON:
+        return ""
+    try:
+        ast.parse(draft.source, filename="<verifier>")
+    except SyntaxError as exc:
+        return f"{exc.msg} (line {exc.lineno})"
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return ""
+
+
+def _first_line(detail: str) -> str:
+    """The first error's message: e.g. "SyntaxError: invalid syntax (line 3)", not the type."""
+    lines = [line.strip() for line in detail.strip().splitlines() if line.strip()]
+    return (lines[0] if lines else "")[:200]
+
+
+def _sample_result(
+    kind: str, index: int, expected: Outcome, verdict: Verdict | None, detail: str
+) -> dict[str, Any]:
+    got = verdict.verdict.value if verdict is not None else "NOT_RUN"
+    raised = verdict is not None and verdict.reason is Reason.RUNTIME_ERROR
+    return {
+        "kind": kind,
+        "index": index,
+        "expected": expected.value,
+        "verdict": got,
+        "reason": verdict.reason.value if verdict is not None and verdict.reason else None,
+        "detail": (detail or "")[:1000],
+        "seed": verdict.seed if verdict is not None else None,
+        "wall_time_s": round(verdict.wall_time_s, 3) if verdict is not None else None,
+        "is_ok": got == expected.value,
+        "warning": RAISED_WARNING if raised else "",
+    }
