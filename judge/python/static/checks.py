@@ -60,7 +60,18 @@ class Checker:
             self.check_operands(node, node.left, node.right, _OPERATORS[type(node.op)], tainted)
         elif isinstance(node, ast.AugAssign):
             symbol = _OPERATORS[type(node.op)] + "="
-            self.check_operands(node, node.target, node.value, symbol, tainted)
+            if self.a.is_tainted(node.value, tainted) and not self.a.plain.plain_before_augmented(
+                node.target, self.scope(node)
+            ):
+                # The target's own taint may come from this very statement: judge what it held.
+                self.a.flag(
+                    node,
+                    f"operator {symbol}",
+                    f"the solution is added with `{symbol}` to {self.describe(node.target)}, an "
+                    f"object the checks cannot type; {ADVICE}",
+                )
+            else:
+                self.check_operands(node, node.target, node.value, symbol, tainted)
         elif isinstance(node, ast.Compare):
             self.check_compare(node, tainted)
         elif isinstance(node, ast.Subscript):

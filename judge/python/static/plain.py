@@ -25,6 +25,13 @@ _PLAIN_IF_ARGUMENTS = frozenset(
 )  # fmt: skip
 
 
+# Calls and methods that return a new builtin list/dict/set (whatever they hold).
+_CONTAINER_CALLS = frozenset(
+    {"list", "dict", "set", "sorted", "json.loads", "re.findall", "re.split"}
+)
+_CONTAINER_METHODS = frozenset({"split", "rsplit", "splitlines", "copy", "groups", "groupdict"})
+
+
 class Plainness:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
@@ -112,6 +119,15 @@ class Plainness:
         self._memo[key] = result
         return result
 
+    def plain_before_augmented(self, node: ast.AST, scope: Scope) -> bool:
+        """``total += solution``: was ``total`` plain data before (each ``+=`` is checked)?"""
+        if not isinstance(node, ast.Name):
+            return self.is_plain(node, scope)
+        bindings = self.index.lookup(node.id, scope)
+        if bindings is None or node.id in self.index.global_names:
+            return False
+        return all(b.kind == "aug" or self._binding_plain(b, scope) for b in bindings)
+
     def _binding_plain(self, binding: Binding, scope: Scope) -> bool:
         if binding.kind == "opaque" or binding.expr is None:
             return False
@@ -145,7 +161,11 @@ class Plainness:
         if isinstance(node, displays):
             return True
         if isinstance(node, ast.Call):
-            return self.index.trusted_name(node.func) in {"list", "dict", "set", "sorted"}
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_METHODS:
+                return self.is_builtin_container(node.func.value, scope) or self.is_plain(
+                    node.func.value, scope
+                )
+            return self.index.trusted_name(node.func) in _CONTAINER_CALLS
         if not isinstance(node, ast.Name) or node.id in self.index.global_names:
             return False
         bindings = self.index.lookup(node.id, scope)

@@ -153,16 +153,22 @@ class Analysis:
         elif isinstance(target, ast.Starred):
             self.store(target.value, tainted)
         elif isinstance(target, ast.Attribute | ast.Subscript):
+            # Only a holder the checks can follow takes the taint: one of the verifier's own
+            # classes (the class is tainted), or a list/dict/set it built. Anything else (a
+            # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
+            # builtin data" by the very store that is refused.
             root = root_name(target)
             if root is None:
                 return
-            tainted.add(root.id)
             scope = self.index.scope_of.get(id(target), self.index.tree)
             cls = self.resolver.receiver_class(root, scope)
             if cls is None and self.resolver.own_class(root.id) is not None:
                 cls = self.resolver.own_class(root.id)
             if cls is not None:
+                tainted.add(root.id)
                 self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+            elif target.value is root and self.plain.is_builtin_container(root, scope):
+                tainted.add(root.id)
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Assign):
