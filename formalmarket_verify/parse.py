@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import math
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -43,15 +44,18 @@ class Budget:
     max_bits: int = 20_000  # log2 of the largest (or 1/smallest) number, ~6 000 digits
 
 
-DEFAULT_FUNCTIONS: Mapping[str, Callable[..., Any]] = {
+# Read-only: a verifier cannot widen the grammar for another verifier in the same process.
+DEFAULT_FUNCTIONS: Mapping[str, Callable[..., Any]] = types.MappingProxyType({
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
     "acos": sympy.acos, "atan": sympy.atan, "sinh": sympy.sinh, "cosh": sympy.cosh,
     "tanh": sympy.tanh, "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt,
     "Abs": sympy.Abs, "abs": sympy.Abs, "floor": sympy.floor, "ceiling": sympy.ceiling,
     "factorial": sympy.factorial, "binomial": sympy.binomial, "gcd": sympy.gcd,
     "Rational": sympy.Rational,
-}  # fmt: skip
-_CONSTANTS: Mapping[str, sympy.Basic] = {"pi": sympy.pi, "E": sympy.E, "I": sympy.I, "oo": sympy.oo}
+})  # fmt: skip
+_CONSTANTS: Mapping[str, sympy.Basic] = types.MappingProxyType(
+    {"pi": sympy.pi, "E": sympy.E, "I": sympy.I, "oo": sympy.oo}
+)
 _INFINITE = math.inf
 
 # How each default function can grow its argument's bounds (m = log2 |x| bound, r = log2 1/|x|).

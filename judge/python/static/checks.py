@@ -142,8 +142,11 @@ class Checker:
                 left = right
                 continue
             if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
-                container_ok = self.a.is_tainted(right, tainted) or self.a.plain.has_plain_keys(
-                    right, self.scope(right)
+                scope = self.scope(right)
+                # A dict's keys are compared, a list's elements all are: those must be plain.
+                container_ok = self.a.is_tainted(right, tainted) or (
+                    self.a.plain.is_plain(right, scope)
+                    or (self.is_dict(right, scope) and self.a.plain.has_plain_keys(right, scope))
                 )
                 if not container_ok:
                     self.a.flag(
@@ -299,6 +302,14 @@ class Checker:
             shown,
             f"the solution reaches .{attr}() of {self.describe(func.value)}, "
             f"which the checks cannot type (sympy methods sympify their arguments); {ADVICE}",
+        )
+
+    def is_dict(self, node: ast.AST, scope: Scope) -> bool:
+        if isinstance(node, ast.Dict):
+            return True
+        bindings = self.index.lookup(node.id, scope) if isinstance(node, ast.Name) else None
+        return bool(bindings) and all(
+            b.kind == "value" and isinstance(b.expr, ast.Dict) for b in bindings or []
         )
 
     def is_pattern(self, node: ast.AST, scope: Scope) -> bool:

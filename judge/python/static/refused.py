@@ -53,15 +53,17 @@ def _literal_call(node: ast.AST, parent: ast.AST | None) -> bool:
 
 
 def scan_refused(index: ModuleIndex, flag: Flag) -> None:
-    """Flag every mention of a refused feature."""
+    """Flag every mention of a refused feature, and every change to an imported module."""
     for node in ast.walk(index.tree):
+        _check_module_store(index, node, flag)
         if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
         parent = index.parents.get(id(node))
         inner = isinstance(parent, ast.Attribute) and index.qualified(parent) != ""
-        name = "" if inner else index.qualified(node)
-        if name and _check_name(node, parent, name, flag):
+        names = [] if inner else index.candidates(node)
+        if any(_check_name(node, parent, name, flag) for name in names):
             continue
+        name = names[0] if names else ""
         attribute = node.attr if isinstance(node, ast.Attribute) else node.id
         if attribute in REFUSED_ATTRIBUTES:
             if attribute in _EVALUATOR_ATTRIBUTES and _literal_call(node, parent):
@@ -121,3 +123,26 @@ def _check_getattr(node: ast.Name, parent: ast.AST | None, name: str, flag: Flag
         or short in {"sympify", "S", "parse_expr", "lambdify", "load", "loads", "eval", "exec"}
     ):
         flag(node, f"{name} {value}", f"{name}(..., {value!r}) fetches a refused function")
+
+
+def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
+    """``formalmarket_verify.parse_math = f``, ``sympy.core.sympify.converter[str] = f``,
+    ``setattr(module, ...)``: what the checks trust about a library would no longer hold."""
+    target: ast.AST | None = None
+    stored = isinstance(getattr(node, "ctx", None), ast.Store | ast.Del)
+    if isinstance(node, ast.Attribute | ast.Subscript) and stored:
+        target = node
+    elif isinstance(node, ast.Call) and index.trusted_name(node.func) in {"setattr", "delattr"}:
+        target = node.args[0] if node.args else None
+    if target is None:
+        return
+    root = target
+    while isinstance(root, ast.Attribute | ast.Subscript):
+        root = root.value
+    if isinstance(root, ast.Name) and root.id in index.aliases:
+        flag(
+            node,
+            "module store",
+            f"{ast.unparse(target)[:40]} changes an imported module or "
+            "its objects: the checks could no longer trust what its functions do",
+        )

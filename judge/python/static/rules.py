@@ -25,7 +25,7 @@ LIBRARY_PARSERS = frozenset(
 PROPAGATORS = frozenset(
     {"str", "repr", "ascii", "format", "list", "tuple", "dict", "set", "frozenset", "sorted",
      "reversed", "enumerate", "zip", "range", "min", "max", "sum", "any", "all", "abs", "round",
-     "divmod", "pow", "iter", "next", "chr", "print", "bytes", "bytearray", "slice", "map",
+     "divmod", "pow", "iter", "next", "chr", "bytes", "bytearray", "slice", "map",
      "filter",
      "re.match", "re.fullmatch", "re.search", "re.findall", "re.finditer", "re.split", "re.sub",
      "re.subn", "re.compile", "re.escape",
@@ -78,7 +78,8 @@ PATTERN_METHODS = frozenset(
 
 # Calls whose result holds text of an exception, which may be the solution's.
 TAINT_SOURCES = frozenset(
-    {"sys.exc_info", "sys.exception", "traceback.format_exc", "traceback.format_exception",
+    {"sys.exc_info", "sys.exception", "warnings.catch_warnings", "traceback.format_exc",
+     "traceback.format_exception",
      "traceback.format_exception_only", "traceback.extract_tb", "traceback.TracebackException"}
 )  # fmt: skip
 
@@ -133,6 +134,9 @@ REFUSED = {
     "sys.settrace": "a trace function sees every frame",
     "sys.setprofile": "a profile function sees every frame",
     "sys.addaudithook": "audit hooks see every event",
+    "sys.last_value": "the last exception may quote the solution",
+    "sys.last_exc": "the last exception may quote the solution",
+    "sys.last_traceback": "the last exception may quote the solution",
     "threading.settrace": "a trace function sees every frame",
     "threading.setprofile": "a profile function sees every frame",
     "threading.settrace_all_threads": "a trace function sees every frame",
@@ -165,6 +169,7 @@ LITERAL_ONLY = {
 REFUSED_ATTRIBUTES = frozenset(
     {"sympify", "lambdify", "parse_expr", "parse_latex", "read_array", "settrace",
      "setprofile", "_getframe", "__import__", "__builtins__", "__globals__", "__dict__",
+     "__setattr__", "__delattr__",
      "__subclasses__", "__getattribute__", "__code__", "__closure__", "__reduce__",
      "__reduce_ex__", "__self__", "__func__", "__wrapped__", "__loader__", "__spec__",
      "__mro__", "__bases__", "__base__", "f_back", "f_globals", "f_locals", "f_builtins",

@@ -187,6 +187,15 @@ class ModuleIndex:
                 return f"{self.star_heads[0]}.{name}"
         return name
 
+    def candidates(self, node: ast.AST) -> list[str]:
+        """Every qualified name ``node`` may denote (a bare name under several star imports)."""
+        first = self.qualified(node)
+        name = dotted(node) or ""
+        head = name.partition(".")[0]
+        if not (head and self.star_heads and head not in self.binding_sites):
+            return [first] if first else []
+        return [first, *(f"{star}.{name}" for star in self.star_heads[1:])]
+
     def trusted_name(self, node: ast.AST) -> str | None:
         """The qualified name of ``node`` if it certainly denotes it (no rebinding anywhere)."""
         name = dotted(node)

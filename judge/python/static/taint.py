@@ -71,6 +71,9 @@ class Analysis:
             self._done.clear()
             self.analyse(verify, sources)
             self.analyse_module()
+            for function in self.exit_methods():
+                # A context manager's __exit__ receives whatever exception the block raised.
+                self.analyse(function, frozenset(all_params_of(function)[1:]))
             if self.global_tainted or self.tainted_classes:
                 # Whoever reads a tainted module-level name, or a tainted class's instances,
                 # may be called from anywhere (callbacks, properties, operators).
@@ -83,6 +86,14 @@ class Analysis:
             if (self.global_tainted, self.tainted_classes, self.returns) == before:
                 return
         self.flag(verify, "analysis", "the analysis did not settle: simplify the data flow")
+
+    def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        return [
+            function
+            for name in ("__exit__", "__aexit__")
+            for function in self.index.functions.get(name, [])
+            if id(function) in self.index.method_class
+        ]
 
     def nodes_of(self, function: Scope) -> list[ast.AST]:
         if isinstance(function, ast.Module):

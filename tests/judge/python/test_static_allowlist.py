@@ -506,6 +506,75 @@ ATTACKS: dict[str, tuple[str, int]] = {
         """,
         4,
     ),
+    "the library patched by the verifier": (
+        """
+        import sympy
+        import formalmarket_verify
+        formalmarket_verify.parse_math = lambda text, symbols=None: sympy.Poly(text)
+        def verify(solution, rng):
+            return formalmarket_verify.parse_math(solution) == 4
+        """,
+        4,
+    ),
+    "sympy's converters patched": (
+        """
+        import sympy
+        def verify(solution, rng):
+            sympy.core.sympify.converter[str] = lambda text: 4
+            return False
+        """,
+        4,
+    ),
+    "printed into a captured stdout": (
+        """
+        import contextlib
+        import io
+        import sympy
+        def verify(solution, rng):
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer):
+                print(solution)
+            return sympy.Poly(buffer.getvalue()) == 4
+        """,
+        8,
+    ),
+    "an exception handed to __exit__": (
+        """
+        import sympy
+        class Catch:
+            def __enter__(self):
+                return self
+            def __exit__(self, kind, error, trace):
+                self.value = sympy.Symbol(str(error))
+                return True
+        def verify(solution, rng):
+            with Catch():
+                int(solution)
+            return False
+        """,
+        7,
+    ),
+    "membership in a list of sympy objects": (
+        """
+        import sympy
+        ANSWERS = [sympy.Integer(4)]
+        def verify(solution, rng):
+            return solution in ANSWERS
+        """,
+        5,
+    ),
+    "warnings recorded with the solution's text": (
+        """
+        import re
+        import warnings
+        import sympy
+        def verify(solution, rng):
+            with warnings.catch_warnings(record=True) as caught:
+                re.compile(solution)
+            return sympy.Symbol(str(caught[0].message)) == 4
+        """,
+        8,
+    ),
     "verify bound twice": (
         """
         def verify(solution, rng):
