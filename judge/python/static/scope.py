@@ -70,6 +70,7 @@ class ModuleIndex:
         self.binding_sites: dict[str, int] = {}  # over the whole module
         self.import_bound: set[str] = set()
         self.global_names: set[str] = set()
+        self._free: dict[str, list[Binding]] | None = None
         self._index(tree, tree)
 
     # --- indexing ---
@@ -210,15 +211,29 @@ class ModuleIndex:
 
     def lookup(self, name: str, scope: Scope) -> list[Binding] | None:
         """The bindings of ``name`` seen from ``scope`` (None if it is bound nowhere there)."""
+        # `x.append(v)` in a function records a mutation there without binding x: keep
+        # looking outward for the scope that binds it, and keep the mutations seen on the way.
+        # Mutations from functions where the name is free may reach the binding scope: all
+        # of them count (conservatively, whichever scope binds it).
+        mutations = self._free_mutations().get(name, [])
         current: ast.AST | None = scope
         while current is not None:
             found = self.bindings.get(id(current), {}).get(name)
-            if found is not None:
-                return found
+            if found is not None and any(binding.kind != "mutate" for binding in found):
+                return [*mutations, *found]
             if isinstance(current, ast.Module):
                 return None
             current = self.scope_of.get(id(current))
         return None
+
+    def _free_mutations(self) -> dict[str, list[Binding]]:
+        if self._free is None:
+            self._free = {}
+            for names in self.bindings.values():
+                for name, found in names.items():
+                    if all(binding.kind == "mutate" for binding in found):
+                        self._free.setdefault(name, []).extend(found)
+        return self._free
 
     def enclosing_class(self, scope: Scope) -> ast.ClassDef | None:
         return self.method_class.get(id(scope))

@@ -29,6 +29,8 @@ from judge.python.static.scope import (
 
 MAX_CALL_DEPTH = 24
 MAX_ROUNDS = 25
+# Distinct (function, tainted parameters) analyses per round: beyond it, refuse (too complex).
+MAX_ANALYSES = 4_000
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -120,6 +122,9 @@ class Analysis:
             return self.returns.get(key, False)
         if len(self._stack) >= MAX_CALL_DEPTH:
             self.flag(function, "depth", "calls nest too deeply for the analysis to follow")
+            return True
+        if len(self._done) >= MAX_ANALYSES:
+            self.flag(function, "size", "the verifier is too large for the analysis to follow")
             return True
         self._stack.append(key)
         try:

@@ -575,6 +575,27 @@ ATTACKS: dict[str, tuple[str, int]] = {
         """,
         8,
     ),
+    "operator module function": (
+        """
+        import operator
+        import sympy
+        def verify(solution, rng):
+            return operator.add(sympy.Symbol("x"), solution) == 4
+        """,
+        5,
+    ),
+    "membership in a list filled elsewhere": (
+        """
+        import sympy
+        ANSWERS = []
+        def setup():
+            ANSWERS.append(sympy.Integer(4))
+        def verify(solution, rng):
+            setup()
+            return solution in ANSWERS
+        """,
+        8,
+    ),
     "verify bound twice": (
         """
         def verify(solution, rng):
