@@ -33,7 +33,9 @@ PROPAGATORS = frozenset(
      "ast.parse", "ast.literal_eval", "ast.walk", "ast.iter_child_nodes", "ast.iter_fields",
      "ast.dump",
      "unicodedata.normalize", "unicodedata.category", "unicodedata.numeric",
-     "unicodedata.digit", "unicodedata.decimal"}
+     "unicodedata.digit", "unicodedata.decimal",
+     "collections.Counter", "itertools.permutations", "itertools.combinations",
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
 )  # fmt: skip
 # Arguments of propagators that are functions called with the tainted data: they must be a
 # lambda or a function of the verifier (analysed with tainted parameters) or a listed builtin.
@@ -52,8 +54,8 @@ SAFE_CALLABLE_VALUES = frozenset(
      "sorted", "sum", "min", "max", "fractions.Fraction", "decimal.Decimal"}
 )  # fmt: skip
 
-# Methods of str/bytes, list, dict, set, re.Match and the numeric types: on a tainted receiver,
-# or on a plain one (a literal, a list the verifier built) given tainted arguments.
+# Methods of str/bytes, list, dict, set, Counter, re.Match and the numeric types: on a tainted
+# receiver, or on a plain one (a literal, a list the verifier built) given tainted arguments.
 BUILTIN_METHODS = frozenset(
     {"capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs", "find",
      "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier",
@@ -67,7 +69,8 @@ BUILTIN_METHODS = frozenset(
      "intersection", "difference", "symmetric_difference", "issubset", "issuperset",
      "isdisjoint",
      "group", "groups", "groupdict", "start", "end", "span", "expand",
-     "is_integer", "bit_length", "as_integer_ratio", "conjugate"}
+     "is_integer", "bit_length", "as_integer_ratio", "conjugate",
+     "most_common", "elements", "total"}
 )  # fmt: skip
 # These store their arguments in the receiver (which then holds the solution) and call nothing.
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
@@ -98,7 +101,21 @@ EXCEPTION_CLASSES = frozenset(
 )
 # Constants of stdlib modules that are plain numbers (re flags, math constants).
 PLAIN_MODULE_ATTRIBUTES = frozenset(
-    {"math.pi", "math.e", "math.tau", "math.inf", "math.nan", "sys.maxsize"}
+    {
+        "math.pi",
+        "math.e",
+        "math.tau",
+        "math.inf",
+        "math.nan",
+        "sys.maxsize",
+        "string.digits",
+        "string.ascii_letters",
+        "string.ascii_lowercase",
+        "string.ascii_uppercase",
+        "string.hexdigits",
+        "string.punctuation",
+        "string.whitespace",
+    }  # fmt: skip
 )
 
 # --- refused outright, whatever they are applied to: what the analysis cannot follow ---

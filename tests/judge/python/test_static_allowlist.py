@@ -708,6 +708,16 @@ HONEST = {
             point = rng.uniform(0, 1, size=values.size)
             return bool(numpy.all(values * point >= 0)) and values.size == 3
         """,
+    "counting and permutations": """
+        import collections
+        import itertools
+        import string
+        def verify(solution, rng):
+            letters = [c for c in solution if c in string.ascii_lowercase]
+            counts = collections.Counter(letters)
+            pairs = list(itertools.combinations(sorted(counts), 2))
+            return counts.most_common(1)[0][1] == 2 and len(pairs) == 3
+        """,
 }
 
 
