@@ -10,6 +10,7 @@ COPY config ./config
 COPY market ./market
 COPY verifiers ./verifiers
 COPY judge ./judge
+COPY formalmarket_verify ./formalmarket_verify
 COPY manage.py ./
 RUN pip install --no-cache-dir . gunicorn
 COPY . .

@@ -40,13 +40,13 @@ import socket
 import struct
 import sys
 import unicodedata
+from collections.abc import Callable
 
 CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SITE = "/judge/site"
 JOB_FD = 3
 RESULT_FD = 1023  # a high number: "write to fds 3..20" style attacks miss it
 CREDS_FD = 1022
-ALLOWED_THIRD_PARTY = frozenset({"numpy", "scipy", "sympy", "mpmath"})
 PRELOAD = (
     "numpy",
     "numpy.linalg",
@@ -59,21 +59,29 @@ PRELOAD = (
     "scipy.sparse",
     "sympy",
     "mpmath",
+    "formalmarket_verify",
 )
 DETAIL_LIMIT = 300
 
 # --- import allowlist (audit hook: survives sys.meta_path / sys.path / __import__ tampering) ---
 
-_ALLOWED_TOP = frozenset(sys.stdlib_module_names) | ALLOWED_THIRD_PARTY
-# Stdlib modules that make no sense here and widen the surface.
-_DENIED_TOP = frozenset({"idlelib", "tkinter", "turtle", "turtledemo", "ensurepip", "venv", "test"})
+
+def _load_import_allowed() -> Callable[[str], bool]:
+    """judge/python/imports.py, the one definition of the allowlist (bound beside this file
+    in the sandbox; loaded by path because this program cannot import the judge package)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "imports.py")
+    spec = importlib.util.spec_from_file_location("_judge_import_allowlist", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"the import allowlist {path} is missing")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    allowed: Callable[[str], bool] = module.import_allowed
+    return allowed
 
 
-def _import_allowed(name: str) -> bool:
-    top = name.partition(".")[0]
-    if top.startswith("_sysconfigdata_"):  # stdlib's build data, imported by sysconfig
-        return True
-    return top in _ALLOWED_TOP and top not in _DENIED_TOP
+_import_allowed = _load_import_allowed()
 
 
 # --- injection guard (second layer, armed once the verifier module is loaded) ---

@@ -19,14 +19,16 @@ import sysconfig
 
 from judge.sandbox.errors import SandboxUnavailable
 
-# The only third-party packages a verifier may import (plus the stdlib).
-ALLOWED_PACKAGES: tuple[str, ...] = ("numpy", "scipy", "sympy", "mpmath")
-
 # Where the allowed packages appear inside the sandbox (a synthetic site-packages).
 SANDBOX_SITE = "/judge/site"
 # Where the in-sandbox harness program appears.
 SANDBOX_HARNESS = "/judge/harness.py"
 HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "harness.py"
+# The import allowlist, loaded by the harness from beside itself.
+SANDBOX_IMPORTS = "/judge/imports.py"
+IMPORTS_SOURCE = HARNESS_SOURCE.with_name("imports.py")
+# The project's folder, where the verifier library (formalmarket_verify) lives.
+PROJECT_DIR = pathlib.Path(__file__).resolve().parent.parent.parent
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -48,8 +50,11 @@ class RootFs:
 
 def _package_dirs(site_packages: pathlib.Path) -> list[pathlib.Path]:
     """The allowed packages plus their vendored shared-library folders (numpy.libs, ...)."""
+    # Imported here: judge.python's package imports this module (runner -> sandbox).
+    from judge.python.imports import THIRD_PARTY_PACKAGES
+
     found: list[pathlib.Path] = []
-    for name in ALLOWED_PACKAGES:
+    for name in THIRD_PARTY_PACKAGES:
         package = site_packages / name
         if not package.is_dir():
             raise SandboxUnavailable(
@@ -130,6 +135,13 @@ def build_rootfs() -> RootFs:
     if not HARNESS_SOURCE.is_file():
         raise SandboxUnavailable(f"the harness {HARNESS_SOURCE} is missing")
     binds.append(Bind(str(HARNESS_SOURCE), SANDBOX_HARNESS))
+    from judge.python.imports import VERIFIER_LIBRARY
+
+    library_dir = PROJECT_DIR / VERIFIER_LIBRARY
+    if not IMPORTS_SOURCE.is_file() or not (library_dir / "__init__.py").is_file():
+        raise SandboxUnavailable("the import allowlist or the verifier library is missing")
+    binds.append(Bind(str(IMPORTS_SOURCE), SANDBOX_IMPORTS))
+    binds.append(Bind(str(library_dir), f"{SANDBOX_SITE}/{VERIFIER_LIBRARY}"))
 
     elf = _elf_files([pathlib.Path(interpreter), stdlib / "lib-dynload", *packages])
     bound_dirs = [str(stdlib), *(str(p) for p in packages)]

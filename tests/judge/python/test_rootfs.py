@@ -10,7 +10,7 @@ import numpy
 
 import judge.python
 from judge.sandbox import bwrap
-from judge.sandbox.rootfs import SANDBOX_HARNESS, SANDBOX_SITE, build_rootfs
+from judge.sandbox.rootfs import SANDBOX_HARNESS, SANDBOX_IMPORTS, SANDBOX_SITE, build_rootfs
 
 SITE_PACKAGES = pathlib.Path(numpy.__file__).resolve().parent.parent
 ALLOWED_PACKAGE_DIRS = {"numpy", "numpy.libs", "scipy", "scipy.libs", "sympy", "mpmath"}
@@ -32,9 +32,15 @@ def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
     assert [b.source for b in harness_binds] == [
         str(pathlib.Path(judge.python.__file__).resolve().with_name("harness.py"))
     ]
+    # Besides it: the import allowlist it loads, and the verifier library (one package).
+    project = pathlib.Path(judge.python.__file__).resolve().parents[2]
+    project_binds = {b.dest: b.source for b in rootfs.binds if b.dest != SANDBOX_HARNESS}
+    assert project_binds[SANDBOX_IMPORTS] == str(project / "judge" / "python" / "imports.py")
+    library = f"{SANDBOX_SITE}/formalmarket_verify"
+    assert project_binds[library] == str(project / "formalmarket_verify")
     for bind in rootfs.binds:
         source = bind.source
-        if bind.dest == SANDBOX_HARNESS:
+        if bind.dest in (SANDBOX_HARNESS, SANDBOX_IMPORTS, library):
             continue
         allowed = (
             source == os.path.realpath(sys.executable)

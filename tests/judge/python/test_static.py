@@ -7,7 +7,8 @@ import textwrap
 
 import pytest
 
-from judge.python import safe_parse, static_check
+import formalmarket_verify.parse
+from judge.python import static_check
 
 GOOD = '''
 """One line: the integer 42."""
@@ -177,23 +178,27 @@ def test_numpy_load_with_allow_pickle_is_reported_anywhere() -> None:
     assert [flow.sink for flow in report.injection_flows] == ["numpy.load"]
 
 
-def test_the_unmodified_safe_recipe_is_trusted_and_a_modified_one_is_analysed() -> None:
-    recipe = inspect.getsource(safe_parse.parse_math)
+def test_the_library_parser_is_trusted_and_a_pasted_or_modified_copy_is_analysed() -> None:
+    # The library's result is clean because the import is trusted, not because of what a
+    # pasted copy looks like: a copy is ordinary code, and it hands solution data to sympy.
+    library = inspect.getsource(formalmarket_verify.parse)
     verify = (
         "def verify(solution, rng):\n"
         "    x = sympy.Symbol('x')\n"
         "    return sympy.simplify(parse_math(solution, {'x': x}) - x) == 0\n"
     )
-    header = '"""An expression in x."""\nimport ast\nfrom typing import Any\n\nimport sympy\n\n\n'
-    tampered = recipe.replace(
-        '    if "__" in text or "\\x00" in text:', "    return sympy.sympify(text)\n    if False:"
+    header = '"""An expression in x."""\nimport sympy\n'
+    tampered = library.replace(
+        "    if not isinstance(text, str):", "    return sympy.sympify(text)\n    if False:"
     )
-    assert tampered != recipe
+    assert tampered != library
 
-    trusted = static_check(header + recipe + "\n\n" + verify)
+    trusted = static_check(header + "from formalmarket_verify import parse_math\n\n" + verify)
+    pasted = static_check(header + library.partition('"""\n')[2] + "\n\n" + verify)
     analysed = static_check(header + tampered + "\n\n" + verify)
 
     assert trusted.ok is True, trusted.errors
+    assert pasted.ok is False
     assert analysed.ok is False
     assert "sympy.sympify" in {flow.sink for flow in analysed.injection_flows}
 
@@ -292,13 +297,13 @@ def test_ordinary_indirections_stay_clean() -> None:
             "def verify(solution, rng):\n"
             "    x = sympy.Symbol('x')\n"
             "    words = ','.join([solution]).split(',')\n"
-            "    values = numpy.fromstring(solution, sep=' ')\n"
+            "    values = [float(v) for v in solution.split()]\n"
             "    roots = sorted(sympy.solve(x**2 - 2, x), key=lambda r: sympy.re(r))\n"
             "    helper = [x]\n"
             "    helper.append(1)\n"
             "    return (Box().size(solution) == 2 and FUNCTIONS['sqrt'](float(solution)) == 2\n"
             "            and sympy.simplify(roots[0] + x) != 0 and len(words) == 1\n"
-            "            and values.size == 1)\n"
+            "            and len(values) == 1 and numpy.isfinite(values[0]))\n"
         )
     )
 
@@ -378,10 +383,9 @@ def test_taint_reaches_the_verifiers_own_code_indirectly(case: str) -> None:
     assert "sympy.sympify" in {flow.sink for flow in report.injection_flows}
 
 
-def test_the_recipe_is_not_trusted_when_its_name_is_bound_again() -> None:
-    recipe = inspect.getsource(safe_parse.parse_math)
+def test_the_library_parser_is_not_trusted_when_its_name_is_bound_again() -> None:
     verify = "def verify(solution, rng):\n    return sympy.simplify(parse_math(solution)) == 1\n"
-    prelude = "import ast\nfrom typing import Any\nimport sympy\n\n" + recipe + "\n"
+    prelude = "import sympy\nfrom formalmarket_verify import parse_math\n\n"
     shadow = "def parse_math(text, symbols=None):\n    return text\n\n"
 
     trusted = static_check(_src(prelude + verify))

@@ -1,0 +1,80 @@
+"""Publishing checks of a Python verifier's source (no execution).
+
+``static_check`` parses the module and reports: a top-level ``verify`` taking two positional
+parameters; the imports (the allowlist in ``judge/python/imports.py``); the module docstring
+(the solution format shown to solvers); and every place where a value derived from the
+solution meets an operation that is not on the reviewed lists of ``rules.py`` (an allowlist:
+sanitisers, pure propagators, the verifier's own code followed call by call). Dynamic features
+the analysis cannot follow (``eval``, ``pickle``, ``numpy.load``, ``lambdify``, frames,
+``getattr`` with a computed name...) are refused wherever they appear. Sound beats complete:
+what the analysis cannot decide is refused, with the line and what to use instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from judge.python.static.refused import scan_refused
+from judge.python.static.scope import ModuleIndex
+from judge.python.static.shape import dynamic_import_errors, import_errors, verify_errors
+from judge.python.static.taint import Analysis, InjectionFlow
+
+__all__ = ["InjectionFlow", "StaticReport", "static_check"]
+
+MAX_SOURCE_CHARS = 200_000
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StaticReport:
+    ok: bool
+    errors: tuple[str, ...]
+    imports: tuple[str, ...]
+    docstring: str | None
+    injection_flows: tuple[InjectionFlow, ...]
+
+
+def _refusal(message: str) -> StaticReport:
+    return StaticReport(False, (message,), (), None, ())
+
+
+def static_check(source: str) -> StaticReport:
+    """Check a verifier's source for publishing; never raises for bad input (fails closed)."""
+    if not isinstance(source, str):
+        return _refusal("the verifier source is not text")
+    if len(source) > MAX_SOURCE_CHARS:
+        return _refusal(f"the verifier source is longer than {MAX_SOURCE_CHARS} characters")
+    try:
+        tree = ast.parse(source, filename="verifier.py")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        line = getattr(exc, "lineno", None)
+        where = f" (line {line})" if line else ""
+        return _refusal(f"syntax error{where}: {exc.__class__.__name__}")
+    try:
+        return _check_tree(tree)
+    except (RecursionError, MemoryError):
+        return _refusal("the verifier is too deeply nested for the checks to analyse")
+
+
+def _check_tree(tree: ast.Module) -> StaticReport:
+    modules, errors = import_errors(tree)
+    errors.extend(dynamic_import_errors(tree))
+    verify, shape_errors = verify_errors(tree)
+    errors.extend(shape_errors)
+    docstring = ast.get_docstring(tree)
+    if not docstring:
+        errors.append("the module docstring (the solution format shown to solvers) is missing")
+    index = ModuleIndex(tree)
+    analysis = Analysis(index)
+    scan_refused(index, analysis.flag)
+    if verify is not None:
+        analysis.run(verify)
+    flows = sorted(analysis.flows.values(), key=lambda flow: flow.line)
+    errors.extend(f"line {flow.line}: {flow.message}" for flow in flows)
+    return StaticReport(
+        ok=not errors,
+        errors=tuple(errors),
+        imports=tuple(dict.fromkeys(modules)),
+        docstring=docstring,
+        injection_flows=tuple(flows),
+    )

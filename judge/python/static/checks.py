@@ -1,0 +1,405 @@
+"""Where a value derived from the solution may go: the reviewed lists, and nothing else.
+
+Each check names the line, the operation and what to use instead. See ``rules.py`` for the
+lists, ``taint.py`` for how taint is computed.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from judge.python.static.rules import (
+    ADVICE,
+    BUILTIN_METHODS,
+    CALLABLE_ARGUMENTS,
+    EXCEPTION_CLASSES,
+    LIBRARY_PARSERS,
+    MUTATORS,
+    PATTERN_METHODS,
+    PROPAGATORS,
+    SAFE_CALLABLE_VALUES,
+    SANITISERS,
+)
+from judge.python.static.scope import Scope, all_params_of, root_name
+
+if TYPE_CHECKING:
+    from judge.python.static.taint import Analysis
+
+_OPERATORS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
+    ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
+    ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in",
+}  # fmt: skip
+# Methods of a tainted/plain receiver whose arguments after the first are only stored.
+_FIRST_ARGUMENT_ONLY = frozenset({"get", "pop", "setdefault"})
+
+
+class Checker:
+    def __init__(self, analysis: Analysis) -> None:
+        self.a = analysis
+        self.index = analysis.index
+
+    # --- helpers ---
+    def scope(self, node: ast.AST) -> Scope:
+        return self.index.scope_of.get(id(node), self.index.tree)
+
+    def ok_operand(self, node: ast.AST, tainted: set[str]) -> bool:
+        return self.a.is_tainted(node, tainted) or self.a.plain.is_plain(node, self.scope(node))
+
+    def describe(self, node: ast.AST) -> str:
+        text = ast.unparse(node)
+        return text if len(text) <= 40 else text[:37] + "..."
+
+    # --- entry point ---
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        if isinstance(node, ast.Call):
+            self.check_call(node, tainted)
+        elif isinstance(node, ast.BinOp):
+            self.check_operands(node, node.left, node.right, _OPERATORS[type(node.op)], tainted)
+        elif isinstance(node, ast.AugAssign):
+            symbol = _OPERATORS[type(node.op)] + "="
+            if self.a.is_tainted(node.value, tainted) and not self.a.plain.plain_before_augmented(
+                node.target, self.scope(node)
+            ):
+                # The target's own taint may come from this very statement: judge what it held.
+                self.a.flag(
+                    node,
+                    f"operator {symbol}",
+                    f"the solution is added with `{symbol}` to {self.describe(node.target)}, an "
+                    f"object the checks cannot type; {ADVICE}",
+                )
+            else:
+                self.check_operands(node, node.target, node.value, symbol, tainted)
+        elif isinstance(node, ast.Compare):
+            self.check_compare(node, tainted)
+        elif isinstance(node, ast.Subscript):
+            self.check_subscript(node, tainted)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is not None and self.a.is_tainted(node.value, tainted):
+                for target in targets:
+                    self.check_store(target, node, tainted)
+        elif isinstance(node, ast.FormattedValue):
+            spec = node.format_spec
+            if spec is not None and self.a.is_tainted(spec, tainted):
+                if not self.ok_operand(node.value, tainted):
+                    self.a.flag(
+                        node,
+                        "format spec",
+                        f"the solution is the format spec of {self.describe(node.value)}, "
+                        f"whose __format__ the checks cannot follow; {ADVICE}",
+                    )
+
+    def check_store(self, target: ast.AST, at: ast.AST, tainted: set[str]) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self.check_store(element, at, tainted)
+            return
+        if not isinstance(target, ast.Attribute | ast.Subscript):
+            return
+        holder = target.value
+        root = root_name(target)
+        scope = self.scope(target)
+        if root is not None and (
+            self.a.resolver.receiver_class(root, scope) is not None
+            or self.a.resolver.own_class(root.id) is not None
+        ):
+            return  # an own class: it is now tainted, its methods analysed with it
+        if isinstance(target, ast.Subscript) and (
+            self.a.is_tainted(holder, tainted) or self.a.plain.is_builtin_container(holder, scope)
+        ):
+            return
+        self.a.flag(
+            at,
+            "store",
+            f"the solution is stored into {self.describe(target)}, an object the checks cannot "
+            "follow (a library object may convert it with sympify); keep it in a local "
+            "variable, a list or a dict",
+        )
+
+    def check_operands(
+        self, node: ast.AST, left: ast.AST, right: ast.AST, symbol: str, tainted: set[str]
+    ) -> None:
+        left_tainted = self.a.is_tainted(left, tainted)
+        right_tainted = self.a.is_tainted(right, tainted)
+        pairs = ((left_tainted, right, right_tainted), (right_tainted, left, left_tainted))
+        for mine, other, other_tainted in pairs:
+            if mine and not other_tainted and not self.a.plain.is_plain(other, self.scope(other)):
+                self.a.flag(
+                    node,
+                    f"operator {symbol}",
+                    f"the solution meets {self.describe(other)} in `{symbol}`, an object the "
+                    f"checks cannot type (sympy objects sympify the other operand); {ADVICE}",
+                )
+                return
+
+    def check_compare(self, node: ast.Compare, tainted: set[str]) -> None:
+        left = node.left
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            if isinstance(op, ast.Is | ast.IsNot):
+                left = right
+                continue
+            if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
+                scope = self.scope(right)
+                # A dict's keys are compared, a list's elements all are: those must be plain.
+                container_ok = self.a.is_tainted(right, tainted) or (
+                    self.a.plain.is_plain(right, scope)
+                    or (self.is_dict(right, scope) and self.a.plain.has_plain_keys(right, scope))
+                )
+                if not container_ok:
+                    self.a.flag(
+                        node,
+                        f"operator {_OPERATORS[type(op)]}",
+                        f"the solution is looked up in {self.describe(right)}, an object the "
+                        f"checks cannot type; {ADVICE}",
+                    )
+            else:
+                self.check_operands(node, left, right, _OPERATORS[type(op)], tainted)
+            left = right
+
+    def check_subscript(self, node: ast.Subscript, tainted: set[str]) -> None:
+        value_tainted = self.a.is_tainted(node.value, tainted)
+        key_tainted = self.a.is_tainted(node.slice, tainted)
+        scope = self.scope(node)
+        if key_tainted and not value_tainted:
+            if not self.a.plain.has_plain_keys(node.value, scope):
+                self.a.flag(
+                    node,
+                    "subscript",
+                    f"the solution indexes {self.describe(node.value)}, an object the checks "
+                    f"cannot type; index a dict, list or str the verifier built; {ADVICE}",
+                )
+        elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
+            self.a.flag(
+                node,
+                "subscript",
+                f"a value derived from the solution is indexed with {self.describe(node.slice)}, "
+                "which is not a plain number or string",
+            )
+
+    # --- calls ---
+    def check_call(self, node: ast.Call, tainted: set[str]) -> None:  # noqa: C901 -- the allowlist
+        a = self.a
+        func = node.func
+        tainted_args = [x for x in node.args if a.is_tainted(x, tainted)]
+        tainted_keywords = [k for k in node.keywords if a.is_tainted(k.value, tainted)]
+        receiver_tainted = isinstance(func, ast.Attribute) and a.is_tainted(func.value, tainted)
+        if not isinstance(func, ast.Attribute) and a.is_tainted(func, tainted):
+            a.flag(
+                node, "call", f"{self.describe(func)} is derived from the solution and is called"
+            )
+            return
+        if not tainted_args and not tainted_keywords and not receiver_tainted:
+            return
+        name = self.index.trusted_name(func)
+        shown = self.index.qualified(func) or (
+            func.attr if isinstance(func, ast.Attribute) else "call"
+        )
+        functions = a.resolver.functions(func)
+        if functions is not None or (
+            isinstance(func, ast.Name) and a.resolver.own_class(func.id) is not None
+        ):
+            a.call_tainted(node, tainted)  # follows the call into the verifier's own code
+            return
+        for keyword in tainted_keywords:
+            if keyword.arg is None:
+                a.flag(node, shown, f"** unpacking of the solution into {shown}(): {ADVICE}")
+                return
+        if name in SANITISERS or name in EXCEPTION_CLASSES:
+            return  # a number/bool comes out; an exception only stores its arguments
+        if name in LIBRARY_PARSERS:
+            if (
+                any(isinstance(x, ast.Starred) for x in node.args)
+                or tainted_keywords
+                or any(a.is_tainted(x, tainted) for x in node.args[1:])
+            ):
+                a.flag(
+                    node,
+                    shown,
+                    f"only the text (first argument) of {shown}() may come from "
+                    "the solution: symbols and functions must be the verifier's own",
+                )
+            return
+        if name in PROPAGATORS:
+            self.check_propagator(node, name, tainted)
+            return
+        self.follow_passed_functions(node)
+        if isinstance(func, ast.Attribute):
+            self.check_method(node, func, shown, tainted, receiver_tainted)
+            return
+        a.flag(
+            node,
+            shown,
+            f"the solution reaches {shown}(), which is not a listed pure operation; {ADVICE}",
+        )
+
+    def follow_passed_functions(self, node: ast.Call) -> None:
+        """Thread(target=helper, args=(solution,)): helper may be called with the solution."""
+        for argument in [*node.args, *(k.value for k in node.keywords)]:
+            if isinstance(argument, ast.Lambda):
+                self.a.analyse(argument, frozenset(all_params_of(argument)))
+            for function in self.a.resolver.functions(argument) or []:
+                self.a.analyse(function, frozenset(all_params_of(function)))
+
+    def check_method(
+        self,
+        node: ast.Call,
+        func: ast.Attribute,
+        shown: str,
+        tainted: set[str],
+        receiver_tainted: bool,
+    ) -> None:
+        a = self.a
+        attr = func.attr
+        scope = self.scope(node)
+        if receiver_tainted:
+            own = [
+                method
+                for cls_name in sorted(a.tainted_classes)
+                for cls in self.index.classes.get(cls_name, [])
+                for method in a.resolver.method(cls, attr)
+            ]
+            if own:
+                for method in own:
+                    a.analyse(method, frozenset(all_params_of(method)))
+                return
+            if attr in BUILTIN_METHODS:
+                self.check_method_arguments(node, attr, tainted)
+                return
+            a.flag(
+                node,
+                shown,
+                f".{attr}() of a value derived from the solution is not a listed "
+                f"str/list/dict/re method; {ADVICE}",
+            )
+            return
+        if a.resolver.receiver_class(func.value, scope) is not None:
+            cls = a.resolver.receiver_class(func.value, scope)
+            assert cls is not None  # noqa: S101 -- just checked
+            if a.resolver.method(cls, attr):
+                a.call_tainted(node, tainted)  # follows the call into the method
+                return
+        elif attr in BUILTIN_METHODS and (
+            a.plain.is_plain(func.value, scope)
+            or (attr in MUTATORS and a.plain.is_builtin_container(func.value, scope))
+        ):
+            self.check_method_arguments(node, attr, tainted)
+            return
+        elif attr in PATTERN_METHODS and self.is_pattern(func.value, scope):
+            self.check_method_arguments(node, attr, tainted)
+            return
+        if self.index.is_module(func.value) or self.index.trusted_name(func) is not None:
+            a.flag(
+                node,
+                shown,
+                f"the solution reaches {shown}(), which is not a listed pure operation; {ADVICE}",
+            )
+            return
+        a.flag(
+            node,
+            shown,
+            f"the solution reaches .{attr}() of {self.describe(func.value)}, "
+            f"which the checks cannot type (sympy methods sympify their arguments); {ADVICE}",
+        )
+
+    def is_dict(self, node: ast.AST, scope: Scope) -> bool:
+        if isinstance(node, ast.Dict):
+            return True
+        bindings = self.index.lookup(node.id, scope) if isinstance(node, ast.Name) else None
+        return bool(bindings) and all(
+            b.kind == "value" and isinstance(b.expr, ast.Dict) for b in bindings or []
+        )
+
+    def is_pattern(self, node: ast.AST, scope: Scope) -> bool:
+        """A compiled regular expression: re.compile(...) or a name bound only to one."""
+        if isinstance(node, ast.Call):
+            return self.index.trusted_name(node.func) == "re.compile"
+        if not isinstance(node, ast.Name):
+            return False
+        bindings = self.index.lookup(node.id, scope)
+        return bool(bindings) and all(
+            b.kind == "value" and b.expr is not None and self.is_pattern(b.expr, scope)
+            for b in bindings or []
+        )
+
+    def check_method_arguments(self, node: ast.Call, attr: str, tainted: set[str]) -> None:
+        if attr in MUTATORS:
+            return  # stored, not called
+        arguments: list[ast.AST] = list(node.args)
+        if attr in _FIRST_ARGUMENT_ONLY:
+            arguments = arguments[:1]
+        for keyword in node.keywords:
+            if attr == "sort" and keyword.arg == "key":
+                self.check_callable(node, keyword.value, "sort", tainted)
+            else:
+                arguments.append(keyword.value)
+        for argument in arguments:
+            value = argument.value if isinstance(argument, ast.Starred) else argument
+            if not self.ok_operand(value, tainted):
+                self.a.flag(
+                    node,
+                    attr,
+                    f".{attr}() mixes the solution with {self.describe(value)}, which is not "
+                    f"plain data; {ADVICE}",
+                )
+
+    def check_plain_arguments(
+        self, node: ast.Call, shown: str, tainted: set[str], skip: tuple[int, ...]
+    ) -> None:
+        for position, argument in enumerate(node.args):
+            value = argument.value if isinstance(argument, ast.Starred) else argument
+            if position not in skip and not self.ok_operand(value, tainted):
+                self.a.flag(
+                    node,
+                    shown,
+                    f"{shown}() mixes the solution with "
+                    f"{self.describe(value)}, which is not plain data; {ADVICE}",
+                )
+                return
+
+    def check_propagator(self, node: ast.Call, name: str, tainted: set[str]) -> None:
+        positions, keywords = CALLABLE_ARGUMENTS.get(name, ((), ()))
+        for position in positions:
+            if position < len(node.args):
+                self.check_callable(node, node.args[position], name, tainted)
+        self.check_plain_arguments(node, name, tainted, skip=positions)
+        for keyword in node.keywords:
+            if keyword.arg in keywords:
+                self.check_callable(node, keyword.value, name, tainted)
+            elif not self.ok_operand(keyword.value, tainted):
+                self.a.flag(
+                    node,
+                    name,
+                    f"{name}() is given {keyword.arg}="
+                    f"{self.describe(keyword.value)} with the solution; {ADVICE}",
+                )
+
+    def check_callable(
+        self, node: ast.Call, function: ast.AST, name: str, tainted: set[str]
+    ) -> None:
+        """A function that ``name`` will call with the solution's data."""
+        a = self.a
+        if isinstance(function, ast.Lambda):
+            a.analyse(function, frozenset(all_params_of(function)))
+            return
+        own = a.resolver.functions(function)
+        if own is not None:
+            for target in own:
+                a.analyse(target, frozenset(all_params_of(target)))
+            return
+        trusted = self.index.trusted_name(function)
+        if trusted in SAFE_CALLABLE_VALUES:
+            return
+        if trusted is not None and trusted.partition(".")[0] in {"str", "bytes"}:
+            if trusted.partition(".")[2] in BUILTIN_METHODS:
+                return
+        if a.plain.is_plain(function, self.scope(function)):
+            return  # re.sub's replacement text
+        a.flag(
+            node,
+            name,
+            f"{name}() would call {self.describe(function)} with the solution; "
+            "pass a lambda or a function of the verifier (analysed), or a listed builtin",
+        )

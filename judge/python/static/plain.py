@@ -1,0 +1,179 @@
+"""Which clean values are plain builtin data (numbers, strings, containers of them).
+
+A value derived from the solution may meet another value in an operator, a comparison or a
+subscript only if that other value is plain: a sympy or numpy object there would receive the
+solution's text (``Point(3, 4) * solution`` sympifies it). Plainness is inferred from every
+binding of a name, flow-insensitively; a name bound even once to something else is not plain.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from judge.python.static.rules import PLAIN_MODULE_ATTRIBUTES, SANITISERS
+from judge.python.static.scope import Binding, ModuleIndex, Scope
+
+# Builtins that always return a builtin value, whatever their arguments.
+_ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
+# Builtins that return a plain value when all their arguments are plain.
+_PLAIN_IF_ARGUMENTS = frozenset(
+    {"abs", "round", "divmod", "pow", "list", "tuple", "dict", "set", "frozenset", "sorted",
+     "reversed", "enumerate", "zip", "range", "min", "max", "sum", "iter", "next", "bytes",
+     "bytearray", "slice", "re.match", "re.fullmatch", "re.search", "re.findall",
+     "re.finditer", "re.split", "re.sub", "re.subn", "re.escape", "json.loads", "json.dumps",
+     "ast.parse", "ast.literal_eval"}
+)  # fmt: skip
+
+
+# Calls and methods that return a new builtin list/dict/set (whatever they hold).
+_CONTAINER_CALLS = frozenset(
+    {"list", "dict", "set", "sorted", "json.loads", "re.findall", "re.split"}
+)
+_CONTAINER_METHODS = frozenset({"split", "rsplit", "splitlines", "copy", "groups", "groupdict"})
+
+
+class Plainness:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self._memo: dict[tuple[int, str], bool] = {}
+
+    def is_plain(self, node: ast.AST, scope: Scope) -> bool:  # noqa: C901 -- one case per node
+        if isinstance(node, ast.Constant | ast.JoinedStr):
+            return True
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return all(self.is_plain(element, scope) for element in node.elts)
+        if isinstance(node, ast.Starred):
+            return self.is_plain(node.value, scope)
+        if isinstance(node, ast.Dict):
+            keys = [key for key in node.keys if key is not None]
+            return all(self.is_plain(part, scope) for part in (*keys, *node.values))
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+            return self.is_plain(node.elt, scope) and self._generators_plain(node.generators, scope)
+        if isinstance(node, ast.DictComp):
+            return (
+                self.is_plain(node.key, scope)
+                and self.is_plain(node.value, scope)
+                and self._generators_plain(node.generators, scope)
+            )
+        if isinstance(node, ast.BinOp):
+            return self.is_plain(node.left, scope) and self.is_plain(node.right, scope)
+        if isinstance(node, ast.UnaryOp):
+            return self.is_plain(node.operand, scope)
+        if isinstance(node, ast.BoolOp):
+            return all(self.is_plain(value, scope) for value in node.values)
+        if isinstance(node, ast.Compare):
+            return all(self.is_plain(part, scope) for part in (node.left, *node.comparators))
+        if isinstance(node, ast.IfExp):
+            return self.is_plain(node.body, scope) and self.is_plain(node.orelse, scope)
+        if isinstance(node, ast.NamedExpr):
+            return self.is_plain(node.value, scope)
+        if isinstance(node, ast.Subscript):
+            return self.is_plain(node.value, scope)
+        if isinstance(node, ast.Slice):
+            parts = (node.lower, node.upper, node.step)
+            return all(part is None or self.is_plain(part, scope) for part in parts)
+        if isinstance(node, ast.Attribute):
+            if self.index.trusted_name(node) in PLAIN_MODULE_ATTRIBUTES:
+                return True
+            name = self.index.trusted_name(node)
+            if name is not None and name.startswith("re.") and name[3:].isupper():
+                return True  # re.IGNORECASE and the other flags
+            return not self.index.is_module(node.value) and self.is_plain(node.value, scope)
+        if isinstance(node, ast.Call):
+            return self._call_plain(node, scope)
+        if isinstance(node, ast.Name):
+            return self.name_plain(node.id, scope)
+        return False
+
+    def _generators_plain(self, generators: list[ast.comprehension], scope: Scope) -> bool:
+        return all(self.is_plain(generator.iter, scope) for generator in generators)
+
+    def _call_plain(self, node: ast.Call, scope: Scope) -> bool:
+        name = self.index.trusted_name(node.func)
+        if name is None and isinstance(node.func, ast.Attribute):
+            # A builtin method of a plain value: "a,b".split(","), parts.copy().
+            return (
+                self.is_plain(node.func.value, scope)
+                and all(self.is_plain(argument, scope) for argument in node.args)
+                and not node.keywords
+            )
+        if name in _ALWAYS_PLAIN:
+            return True
+        if name in _PLAIN_IF_ARGUMENTS:
+            return all(
+                self.is_plain(argument, scope)
+                for argument in (*node.args, *(k.value for k in node.keywords))
+            )
+        return False
+
+    def name_plain(self, name: str, scope: Scope) -> bool:
+        bindings = self.index.lookup(name, scope)
+        if bindings is None or name in self.index.global_names:
+            return False
+        key = (id(scope), name)
+        if key in self._memo:
+            return self._memo[key]
+        # Optimistic inside a cycle (n = n + 1): each value is built from plain ones.
+        self._memo[key] = True
+        result = all(self._binding_plain(binding, scope) for binding in bindings)
+        self._memo[key] = result
+        return result
+
+    def plain_before_augmented(self, node: ast.AST, scope: Scope) -> bool:
+        """``total += solution``: was ``total`` plain data before (each ``+=`` is checked)?"""
+        if not isinstance(node, ast.Name):
+            return self.is_plain(node, scope)
+        bindings = self.index.lookup(node.id, scope)
+        if bindings is None or node.id in self.index.global_names:
+            return False
+        return all(b.kind == "aug" or self._binding_plain(b, scope) for b in bindings)
+
+    def _binding_plain(self, binding: Binding, scope: Scope) -> bool:
+        if binding.kind == "opaque" or binding.expr is None:
+            return False
+        return self.is_plain(binding.expr, scope)
+
+    def has_plain_keys(self, node: ast.AST, scope: Scope) -> bool:
+        """A dict/list/tuple/str whose keys are plain, whatever its values: ``d[solution]``."""
+        if self.is_plain(node, scope):
+            return True
+        if isinstance(node, ast.Dict):
+            return all(key is not None and self.is_plain(key, scope) for key in node.keys)
+        if isinstance(node, ast.List | ast.Tuple):
+            return True  # indexed by position
+        if isinstance(node, ast.Name):
+            bindings = self.index.lookup(node.id, scope)
+            if not bindings or node.id in self.index.global_names:
+                return False
+            return all(
+                binding.kind == "value"
+                and binding.expr is not None
+                and isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
+                and self.has_plain_keys(binding.expr, scope)
+                for binding in bindings
+            )
+        return False
+
+    def is_builtin_container(self, node: ast.AST, scope: Scope) -> bool:
+        """A list/dict/set the verifier built (its elements may be anything): it can hold the
+        solution (parts.append(solution)) without calling anything of it."""
+        displays = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+        if isinstance(node, displays):
+            return True
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_METHODS:
+                return self.is_builtin_container(node.func.value, scope) or self.is_plain(
+                    node.func.value, scope
+                )
+            return self.index.trusted_name(node.func) in _CONTAINER_CALLS
+        if not isinstance(node, ast.Name) or node.id in self.index.global_names:
+            return False
+        bindings = self.index.lookup(node.id, scope)
+        if not bindings:
+            return False
+        return all(
+            binding.kind == "mutate"
+            or (binding.kind == "value" and binding.expr is not None
+                and self.is_builtin_container(binding.expr, scope))
+            for binding in bindings
+        )  # fmt: skip

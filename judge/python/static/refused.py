@@ -1,0 +1,148 @@
+"""Dynamic features refused outright, whatever they are applied to.
+
+``eval``, ``pickle``, ``numpy.load``, ``lambdify``, frames, namespaces...: the taint analysis
+cannot follow what they do, so a verifier may not mention them at all (``sympify``/``S`` only
+as a direct call on literals, ``getattr`` only with a literal attribute name).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from judge.python.static.rules import (
+    GETATTR_FUNCTIONS,
+    LITERAL_ONLY,
+    REFUSED,
+    REFUSED_ATTRIBUTES,
+)
+from judge.python.static.scope import ModuleIndex
+
+Flag = Callable[[ast.AST, str, str], None]
+
+
+def _literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _literal(node.operand)
+    if isinstance(node, ast.Tuple | ast.List):
+        return all(_literal(element) for element in node.elts)
+    return False
+
+
+def _refused_reason(name: str) -> str | None:
+    for prefix, reason in REFUSED.items():
+        if name == prefix or name.startswith(prefix + "."):
+            return reason
+    if name.startswith("builtins."):
+        return REFUSED["builtins"]
+    return None
+
+
+_EVALUATOR_ATTRIBUTES = frozenset({"sympify", "parse_expr", "parse_latex"})
+
+
+def _literal_call(node: ast.AST, parent: ast.AST | None) -> bool:
+    return (
+        isinstance(parent, ast.Call)
+        and parent.func is node
+        and all(_literal(argument) for argument in parent.args)
+        and all(_literal(keyword.value) for keyword in parent.keywords)
+    )
+
+
+def scan_refused(index: ModuleIndex, flag: Flag) -> None:
+    """Flag every mention of a refused feature, and every change to an imported module."""
+    for node in ast.walk(index.tree):
+        _check_module_store(index, node, flag)
+        if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            continue
+        parent = index.parents.get(id(node))
+        inner = isinstance(parent, ast.Attribute) and index.qualified(parent) != ""
+        names = [] if inner else index.candidates(node)
+        if any(_check_name(node, parent, name, flag) for name in names):
+            continue
+        name = names[0] if names else ""
+        attribute = node.attr if isinstance(node, ast.Attribute) else node.id
+        if attribute in REFUSED_ATTRIBUTES:
+            if attribute in _EVALUATOR_ATTRIBUTES and _literal_call(node, parent):
+                continue
+            shown = name or attribute
+            flag(node, shown, f"{shown}: .{attribute} is not allowed in a verifier")
+
+
+def _check_name(
+    node: ast.Name | ast.Attribute, parent: ast.AST | None, name: str, flag: Flag
+) -> bool:
+    """Check a qualified name; True if it was judged (flagged or allowed as a literal call)."""
+    short = name.rpartition(".")[2]
+    reason = _refused_reason(name)
+    if reason is None and name.partition(".")[0] == "numpy" and short in {"load", "read_array"}:
+        reason = REFUSED["numpy.load"]
+    if reason is not None:
+        flag(node, name, f"{name}: {reason}; it is refused whatever it is applied to")
+        return True
+    literal_reason = LITERAL_ONLY.get(name)
+    if (
+        literal_reason is None
+        and name.partition(".")[0] == "sympy"
+        and short in _EVALUATOR_ATTRIBUTES
+    ):
+        literal_reason = LITERAL_ONLY["sympy.sympify"]
+    if literal_reason is not None:
+        if short == "S" and isinstance(parent, ast.Attribute):
+            return True  # S.Half, S.Reals: the singleton registry, not a call
+        if not _literal_call(node, parent):
+            flag(
+                node,
+                name,
+                f"{name} is allowed only as a direct call on literals ({literal_reason}); "
+                "parse solution text with formalmarket_verify.parse_math()",
+            )
+        return True
+    if name in GETATTR_FUNCTIONS and isinstance(node, ast.Name):
+        _check_getattr(node, parent, name, flag)
+        return True
+    return False
+
+
+def _check_getattr(node: ast.Name, parent: ast.AST | None, name: str, flag: Flag) -> None:
+    if not (isinstance(parent, ast.Call) and parent.func is node and len(parent.args) >= 2):
+        flag(node, name, f"{name} used other than as a direct call: the checks cannot follow it")
+        return
+    attribute = parent.args[1]
+    if not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
+        flag(node, name, f"{name} with a computed attribute name: the checks cannot follow it")
+        return
+    value = attribute.value
+    short = value.rpartition(".")[2]
+    if (
+        value in REFUSED_ATTRIBUTES
+        or _refused_reason(value) is not None
+        or short in {"sympify", "S", "parse_expr", "lambdify", "load", "loads", "eval", "exec"}
+    ):
+        flag(node, f"{name} {value}", f"{name}(..., {value!r}) fetches a refused function")
+
+
+def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
+    """``formalmarket_verify.parse_math = f``, ``sympy.core.sympify.converter[str] = f``,
+    ``setattr(module, ...)``: what the checks trust about a library would no longer hold."""
+    target: ast.AST | None = None
+    stored = isinstance(getattr(node, "ctx", None), ast.Store | ast.Del)
+    if isinstance(node, ast.Attribute | ast.Subscript) and stored:
+        target = node
+    elif isinstance(node, ast.Call) and index.trusted_name(node.func) in {"setattr", "delattr"}:
+        target = node.args[0] if node.args else None
+    if target is None:
+        return
+    root = target
+    while isinstance(root, ast.Attribute | ast.Subscript):
+        root = root.value
+    if isinstance(root, ast.Name) and root.id in index.aliases:
+        flag(
+            node,
+            "module store",
+            f"{ast.unparse(target)[:40]} changes an imported module or "
+            "its objects: the checks could no longer trust what its functions do",
+        )

@@ -1,0 +1,130 @@
+"""Which of the verifier's own functions, lambdas, classes and methods a call reaches.
+
+A call is followed into the verifier's own code only when the target is certain: a name bound
+once, by ``def`` (undecorated, or with a decorator that keeps the function as written), by a
+lambda, or by ``class`` with only the verifier's own classes (or builtin exceptions) as bases.
+Anything else is "unknown", and an unknown call that receives the solution is refused.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from judge.python.static.rules import (
+    CLASS_DECORATORS,
+    EXCEPTION_CLASSES,
+    TRANSPARENT_DECORATORS,
+)
+from judge.python.static.scope import ModuleIndex, Scope, params_of
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+class Resolver:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+
+    def _decorator_name(self, decorator: ast.expr) -> str | None:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        return self.index.trusted_name(target)
+
+    def transparent(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        return all(
+            self._decorator_name(d) in TRANSPARENT_DECORATORS for d in function.decorator_list
+        )
+
+    def is_static(self, function: Function) -> bool:
+        return isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+            self._decorator_name(d) == "staticmethod" for d in function.decorator_list
+        )
+
+    def functions(self, func: ast.AST) -> list[Function] | None:
+        """The own functions a call of ``func`` runs, or None if not certainly own code."""
+        if not isinstance(func, ast.Name):
+            return None
+        name = func.id
+        defs = [
+            d for d in self.index.functions.get(name, []) if id(d) not in self.index.method_class
+        ]
+        lambdas = self.index.lambdas.get(name, [])
+        sites = self.index.binding_sites.get(name, 0)
+        if defs and sites == len(defs) and all(self.transparent(d) for d in defs):
+            return list(defs)
+        if lambdas and sites == len(lambdas) == 1:
+            return list(lambdas)
+        return None
+
+    def own_class(self, name: str) -> ast.ClassDef | None:
+        classes = self.index.classes.get(name, [])
+        if len(classes) != 1 or not self.index.unique(name):
+            return None
+        cls = classes[0]
+        if cls.keywords or not all(
+            self._decorator_name(d) in CLASS_DECORATORS for d in cls.decorator_list
+        ):
+            return None
+        for base in cls.bases:
+            if isinstance(base, ast.Name) and base.id in ("object", *EXCEPTION_CLASSES):
+                if self.index.trusted_name(base) is not None:
+                    continue
+            if not (isinstance(base, ast.Name) and self.own_class(base.id) is not None):
+                return None
+        return cls
+
+    def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        found = [cls]
+        for classes in self.index.classes.values():
+            for other in classes:
+                if other is cls:
+                    continue
+                bases = {b.id for b in other.bases if isinstance(b, ast.Name)}
+                if cls.name in bases and other not in found:
+                    found.extend(c for c in self.subclasses(other) if c not in found)
+        return found
+
+    def method(self, cls: ast.ClassDef, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """Definitions of ``name`` in ``cls`` or its own bases (empty: not certainly own)."""
+        own = [
+            item
+            for item in cls.body
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name
+        ]
+        if own:
+            return own if all(self.transparent(item) for item in own) else []
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                parent = self.own_class(base.id)
+                if parent is not None:
+                    found = self.method(parent, name)
+                    if found:
+                        return found
+        return []
+
+    def receiver_class(self, receiver: ast.AST, scope: Scope) -> ast.ClassDef | None:
+        """The own class whose instance ``receiver`` certainly is."""
+        if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+            return self.own_class(receiver.func.id)
+        if not isinstance(receiver, ast.Name):
+            return None
+        cls = self.index.enclosing_class(scope)
+        if (
+            cls is not None
+            and isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
+            and not self.is_static(scope)
+            and params_of(scope)[:1] == [receiver.id]
+        ):
+            return self.own_class(cls.name)
+        bindings = self.index.lookup(receiver.id, scope)
+        if not bindings:
+            return None
+        found: set[str] = set()
+        for binding in bindings:
+            expr = binding.expr
+            if binding.kind == "mutate":
+                continue
+            if not (binding.kind == "value" and isinstance(expr, ast.Call)):
+                return None
+            if not isinstance(expr.func, ast.Name) or self.own_class(expr.func.id) is None:
+                return None
+            found.add(expr.func.id)
+        return self.own_class(found.pop()) if len(found) == 1 else None

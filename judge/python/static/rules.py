@@ -1,0 +1,201 @@
+"""The reviewed lists of the publishing check: what a value derived from the solution may meet.
+
+Everything not listed here is refused when it receives such a value. Adding a name to these
+lists is a security decision: the operation must run no code chosen by its argument (no
+``eval``, no ``sympify``, no unpickling, no call of a method of the argument other than the
+builtin types' own) and must return either a builtin data value or a clean one.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+# --- sanitisers: the result carries nothing of the solution but plain numbers/booleans ---
+SANITISERS = frozenset(
+    {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
+     "callable", "type", "id", "fractions.Fraction", "decimal.Decimal"}
+)  # fmt: skip
+# The verifier library's parsers: their result is a sympy object the library built itself from
+# a validated syntax tree. Only the text (first argument) may come from the solution.
+LIBRARY_PARSERS = frozenset(
+    {"formalmarket_verify.parse_math", "formalmarket_verify.parse.parse_math"}
+)
+
+# --- pure propagators: the result is still tainted (builtin data), no code of the argument runs ---
+PROPAGATORS = frozenset(
+    {"str", "repr", "ascii", "format", "list", "tuple", "dict", "set", "frozenset", "sorted",
+     "reversed", "enumerate", "zip", "range", "min", "max", "sum", "any", "all", "abs", "round",
+     "divmod", "pow", "iter", "next", "chr", "bytes", "bytearray", "slice", "map",
+     "filter",
+     "re.match", "re.fullmatch", "re.search", "re.findall", "re.finditer", "re.split", "re.sub",
+     "re.subn", "re.compile", "re.escape",
+     "json.loads", "json.dumps",
+     "ast.parse", "ast.literal_eval", "ast.walk", "ast.iter_child_nodes", "ast.iter_fields",
+     "ast.dump",
+     "unicodedata.normalize", "unicodedata.category", "unicodedata.numeric",
+     "unicodedata.digit", "unicodedata.decimal",
+     "collections.Counter", "itertools.permutations", "itertools.combinations",
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
+)  # fmt: skip
+# Arguments of propagators that are functions called with the tainted data: they must be a
+# lambda or a function of the verifier (analysed with tainted parameters) or a listed builtin.
+CALLABLE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "map": ((0,), ()),
+    "filter": ((0,), ()),
+    "sorted": ((), ("key",)),
+    "min": ((), ("key",)),
+    "max": ((), ("key",)),
+    "re.sub": ((1,), ("repl",)),
+    "re.subn": ((1,), ("repl",)),
+    "sort": ((), ("key",)),  # list.sort
+}
+SAFE_CALLABLE_VALUES = frozenset(
+    {"int", "float", "str", "len", "abs", "bool", "repr", "ord", "chr", "tuple", "list",
+     "sorted", "sum", "min", "max", "fractions.Fraction", "decimal.Decimal"}
+)  # fmt: skip
+
+# Methods of str/bytes, list, dict, set, Counter, re.Match and the numeric types: on a tainted
+# receiver, or on a plain one (a literal, a list the verifier built) given tainted arguments.
+BUILTIN_METHODS = frozenset(
+    {"capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs", "find",
+     "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier",
+     "islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "ljust",
+     "lower", "lstrip", "partition", "removeprefix", "removesuffix", "replace", "rfind",
+     "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith",
+     "strip", "swapcase", "title", "translate", "upper", "zfill", "decode", "hex", "format",
+     "format_map",
+     "append", "extend", "insert", "pop", "remove", "reverse", "sort", "copy", "clear", "keys",
+     "values", "items", "get", "setdefault", "update", "popitem", "add", "discard", "union",
+     "intersection", "difference", "symmetric_difference", "issubset", "issuperset",
+     "isdisjoint",
+     "group", "groups", "groupdict", "start", "end", "span", "expand",
+     "is_integer", "bit_length", "as_integer_ratio", "conjugate",
+     "most_common", "elements", "total"}
+)  # fmt: skip
+# These store their arguments in the receiver (which then holds the solution) and call nothing.
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+# Methods of a compiled regular expression (a name bound to re.compile(...)).
+PATTERN_METHODS = frozenset(
+    {"match", "fullmatch", "search", "findall", "finditer", "split", "sub", "subn"}
+)
+
+# Calls whose result holds text of an exception, which may be the solution's.
+TAINT_SOURCES = frozenset(
+    {"sys.exc_info", "sys.exception", "warnings.catch_warnings", "traceback.format_exc",
+     "traceback.format_exception",
+     "traceback.format_exception_only", "traceback.extract_tb", "traceback.TracebackException"}
+)  # fmt: skip
+
+# Decorators that leave the function as written (so calls to it can be followed).
+TRANSPARENT_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "functools.cache", "functools.lru_cache"}
+)
+CLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+EXCEPTION_CLASSES = frozenset(
+    name
+    for name in BUILTIN_NAMES
+    if isinstance(getattr(builtins, name), type)
+    and issubclass(getattr(builtins, name), BaseException)
+)
+# Constants of stdlib modules that are plain numbers (re flags, math constants).
+PLAIN_MODULE_ATTRIBUTES = frozenset(
+    {
+        "math.pi",
+        "math.e",
+        "math.tau",
+        "math.inf",
+        "math.nan",
+        "sys.maxsize",
+        "string.digits",
+        "string.ascii_letters",
+        "string.ascii_lowercase",
+        "string.ascii_uppercase",
+        "string.hexdigits",
+        "string.punctuation",
+        "string.whitespace",
+    }  # fmt: skip
+)
+
+# --- refused outright, whatever they are applied to: what the analysis cannot follow ---
+REFUSED = {
+    "eval": "eval() runs text as code",
+    "exec": "exec() runs text as code",
+    "compile": "compile() turns text into code",
+    "__import__": "__import__ imports a module chosen at run time",
+    "breakpoint": "breakpoint() starts a debugger",
+    "globals": "globals() hands out the module's namespace",
+    "locals": "locals() hands out a namespace",
+    "vars": "vars() hands out a namespace",
+    "__builtins__": "__builtins__ hands out eval and exec",
+    "builtins": "the builtins module hands out eval and exec",
+    "importlib": "importlib imports modules chosen at run time",
+    "runpy": "runpy runs code",
+    "code": "the code module runs text as code",
+    "codeop": "codeop compiles text",
+    "pickle": "pickle runs code while loading",
+    "_pickle": "pickle runs code while loading",
+    "marshal": "marshal builds code objects",
+    "shelve": "shelve unpickles",
+    "copyreg": "copyreg changes how objects are unpickled",
+    "dill": "dill runs code while loading",
+    "ctypes": "ctypes calls native code",
+    "inspect": "inspect hands out frames and their variables",
+    "gc.get_objects": "gc hands out every object",
+    "gc.get_referrers": "gc hands out every object",
+    "gc.get_referents": "gc hands out every object",
+    "sys._getframe": "frames hand out every variable",
+    "sys._current_frames": "frames hand out every variable",
+    "sys.modules": "sys.modules hands out every module (eval among them)",
+    "sys.settrace": "a trace function sees every frame",
+    "sys.setprofile": "a profile function sees every frame",
+    "sys.addaudithook": "audit hooks see every event",
+    "sys.last_value": "the last exception may quote the solution",
+    "sys.last_exc": "the last exception may quote the solution",
+    "sys.last_traceback": "the last exception may quote the solution",
+    "threading.settrace": "a trace function sees every frame",
+    "threading.setprofile": "a profile function sees every frame",
+    "threading.settrace_all_threads": "a trace function sees every frame",
+    "threading.setprofile_all_threads": "a profile function sees every frame",
+    "types.FunctionType": "building functions from code objects",
+    "types.CodeType": "building code objects",
+    "numpy.load": "numpy.load unpickles with allow_pickle, which any call shape can set",
+    "numpy.lib.format.read_array": "read_array unpickles with allow_pickle",
+    "numpy.lib.npyio": "numpy.lib.npyio.load unpickles",
+    "numpy.lib.format": "numpy.lib.format.read_array unpickles",
+    "sympy.lambdify": "lambdify turns text into code with eval",
+    "sympy.utilities.lambdify": "lambdify turns text into code with eval",
+    "sympy.parsing": "sympy's parsers evaluate text with eval",
+    "sympy.core.sympify": "sympify evaluates text with eval",
+    "mpmath.identify": "mpmath.identify evaluates the names it is given",
+    "mpmath.findpoly": "mpmath.findpoly evaluates strings",
+    "numexpr": "numexpr evaluates text",
+}
+# Callables that evaluate strings: allowed only as a direct call with literal arguments.
+LITERAL_ONLY = {
+    "sympy.sympify": "sympify evaluates text with eval",
+    "sympy.S": "S() is sympify, which evaluates text with eval",
+    "sympy.parse_expr": "parse_expr evaluates text with eval",
+    "sympy.parse_latex": "parse_latex evaluates text",
+    "operator.attrgetter": "attrgetter fetches attributes chosen at run time",
+    "operator.methodcaller": "methodcaller calls methods chosen at run time",
+}
+# Attribute names that are refused on any object: ways to frames, namespaces and evaluators
+# that the analysis cannot type.
+REFUSED_ATTRIBUTES = frozenset(
+    {"sympify", "lambdify", "parse_expr", "parse_latex", "read_array", "settrace",
+     "setprofile", "_getframe", "__import__", "__builtins__", "__globals__", "__dict__",
+     "__setattr__", "__delattr__",
+     "__subclasses__", "__getattribute__", "__code__", "__closure__", "__reduce__",
+     "__reduce_ex__", "__self__", "__func__", "__wrapped__", "__loader__", "__spec__",
+     "__mro__", "__bases__", "__base__", "f_back", "f_globals", "f_locals", "f_builtins",
+     "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
+     "tb_frame", "tb_next", "co_code"}
+)  # fmt: skip
+GETATTR_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
+
+ADVICE = (
+    "parse the text first: int()/float()/fractions.Fraction() for numbers, re or str methods "
+    "for structure, formalmarket_verify.parse_math() for expressions (its result is safe)"
+)

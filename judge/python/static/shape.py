@@ -1,0 +1,96 @@
+"""The verifier's shape: a top-level ``verify(solution, rng)``, allowed imports, a docstring."""
+
+from __future__ import annotations
+
+import ast
+
+from judge.python.imports import ALLOWED_THIRD_PARTY, import_allowed
+
+
+def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
+    """(modules imported, errors) for every import statement anywhere in the module."""
+    modules: list[str] = []
+    errors: list[str] = []
+    allowed = ", ".join(sorted(ALLOWED_THIRD_PARTY))
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            if node.level:
+                errors.append(f"line {node.lineno}: relative imports are not allowed")
+                continue
+            names = [node.module or ""]
+        for name in names:
+            modules.append(name)
+            if not import_allowed(name):
+                errors.append(
+                    f"line {node.lineno}: import of {name!r} is not allowed: only the standard "
+                    f"library and {allowed}"
+                )
+    return modules, errors
+
+
+def dynamic_import_errors(tree: ast.Module) -> list[str]:
+    errors: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = (
+            func.id
+            if isinstance(func, ast.Name)
+            else func.attr
+            if isinstance(func, ast.Attribute)
+            else ""
+        )
+        if name not in {"__import__", "import_module"}:
+            continue
+        first = node.args[0] if node.args else None
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            errors.append(f"line {node.lineno}: dynamic import with a computed name")
+        elif not import_allowed(first.value):
+            errors.append(f"line {node.lineno}: import of {first.value!r} is not allowed")
+    return errors
+
+
+def verify_errors(tree: ast.Module) -> tuple[ast.FunctionDef | None, list[str]]:
+    errors: list[str] = []
+    verify: ast.FunctionDef | None = None
+    bindings = 0
+    for node in tree.body:
+        if isinstance(node, ast.AsyncFunctionDef) and node.name == "verify":
+            errors.append("verify must be a plain function, not async")
+        if isinstance(node, ast.FunctionDef) and node.name == "verify":
+            verify = node
+    for child in ast.walk(tree):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bindings += child.name == "verify" and child in tree.body
+        elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store | ast.Del):
+            bindings += child.id == "verify"
+        elif isinstance(child, ast.alias):
+            bindings += (child.asname or child.name) == "verify"
+        elif isinstance(child, ast.Global):
+            bindings += "verify" in child.names
+    if verify is None:
+        errors.append("the module defines no top-level function verify(solution, rng)")
+        return None, errors
+    if bindings != 1:
+        errors.append(
+            f"line {verify.lineno}: verify is defined or assigned more than once: the checks "
+            "must know which function runs"
+        )
+    if verify.decorator_list:
+        errors.append(f"line {verify.lineno}: verify may not be decorated")
+    args = verify.args
+    positional = [*args.posonlyargs, *args.args]
+    required_after = len(positional) - len(args.defaults)
+    if len(positional) < 2 and args.vararg is None:
+        errors.append("verify must take two positional parameters: verify(solution, rng)")
+    elif required_after > 2:
+        errors.append("verify must take exactly two required positional parameters")
+    if any(default is None for default in args.kw_defaults):
+        errors.append("verify has keyword-only parameters without defaults")
+    return verify, errors

@@ -1,0 +1,361 @@
+"""The taint analysis: which values of a verifier are derived from the solution.
+
+Sources: ``verify``'s first parameter (and the text of any exception: an error message may
+quote the solution). Every value computed from a tainted one is tainted, except through a
+sanitiser (``int()``, ``len()``, the library's ``parse_math()``...). The analysis is
+flow-insensitive within a function (a name tainted anywhere is tainted everywhere in it and in
+the functions nested in it), follows calls into the verifier's own functions and methods
+context-sensitively (which parameters are tainted), tracks module-level names and the
+verifier's own classes (an instance or class attribute holding the solution taints the class),
+and iterates to a fixed point. Checks (``checks.py``) then refuse every tainted value that
+reaches an operation not on the reviewed lists.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from judge.python.static.plain import Plainness
+from judge.python.static.resolve import Function, Resolver
+from judge.python.static.rules import LIBRARY_PARSERS, MUTATORS, SANITISERS, TAINT_SOURCES
+from judge.python.static.scope import (
+    ModuleIndex,
+    Scope,
+    all_params_of,
+    params_of,
+    root_name,
+)
+
+MAX_CALL_DEPTH = 24
+MAX_ROUNDS = 25
+# Distinct (function, tainted parameters) analyses per round: beyond it, refuse (too complex).
+MAX_ANALYSES = 4_000
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InjectionFlow:
+    """A place where a value derived from the solution meets what the checks do not allow."""
+
+    line: int
+    sink: str
+    message: str
+
+
+Key = tuple[int, frozenset[str], frozenset[str], frozenset[str]]
+
+
+class Analysis:
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self.plain = Plainness(index)
+        self.resolver = Resolver(index)
+        self.flows: dict[tuple[int, str], InjectionFlow] = {}
+        self.global_tainted: set[str] = set()
+        self.tainted_classes: set[str] = set()
+        self.returns: dict[Key, bool] = {}
+        self._done: set[Key] = set()
+        self._stack: list[Key] = []
+        self.module_names = set(index.bindings.get(id(index.tree), {})) | index.global_names
+        from judge.python.static.checks import Checker  # a cycle: checks use the analysis
+
+        self.checker = Checker(self)
+
+    def flag(self, node: ast.AST, sink: str, message: str) -> None:
+        line = getattr(node, "lineno", 0)
+        self.flows.setdefault((line, sink), InjectionFlow(line, sink, message))
+
+    # --- driver ---
+    def run(self, verify: ast.FunctionDef) -> None:
+        sources = frozenset(params_of(verify)[:1] or all_params_of(verify))
+        for _ in range(MAX_ROUNDS):
+            before = (set(self.global_tainted), set(self.tainted_classes), dict(self.returns))
+            self._done.clear()
+            self.analyse(verify, sources)
+            self.analyse_module()
+            for function in self.exit_methods():
+                # A context manager's __exit__ receives whatever exception the block raised.
+                self.analyse(function, frozenset(all_params_of(function)[1:]))
+            if self.global_tainted or self.tainted_classes:
+                # Whoever reads a tainted module-level name, or a tainted class's instances,
+                # may be called from anywhere (callbacks, properties, operators).
+                for functions in list(self.index.functions.values()):
+                    for function in functions:
+                        cls = self.index.method_class.get(id(function))
+                        everything = cls is not None and cls.name in self.tainted_classes
+                        names = all_params_of(function) if everything else []
+                        self.analyse(function, frozenset(names))
+            if (self.global_tainted, self.tainted_classes, self.returns) == before:
+                return
+        self.flag(verify, "analysis", "the analysis did not settle: simplify the data flow")
+
+    def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        return [
+            function
+            for name in ("__exit__", "__aexit__")
+            for function in self.index.functions.get(name, [])
+            if id(function) in self.index.method_class
+        ]
+
+    def nodes_of(self, function: Scope) -> list[ast.AST]:
+        if isinstance(function, ast.Module):
+            return [n for n in ast.walk(function) if self.index.scope_of.get(id(n)) is function]
+        return list(ast.walk(function))
+
+    def analyse_module(self) -> None:
+        tainted = set(self.global_tainted)
+        nodes = self.nodes_of(self.index.tree)
+        self._settle(nodes, tainted)
+        self.global_tainted |= tainted & self.module_names
+        for node in nodes:
+            self.checker.check(node, tainted)
+
+    def analyse(self, function: Function, tainted_names: frozenset[str]) -> bool:
+        """Analyse ``function`` with these names tainted; whether its result is tainted."""
+        key: Key = (
+            id(function),
+            tainted_names,
+            frozenset(self.global_tainted),
+            frozenset(self.tainted_classes),
+        )
+        if key in self._done or key in self._stack:
+            return self.returns.get(key, False)
+        if len(self._stack) >= MAX_CALL_DEPTH:
+            self.flag(function, "depth", "calls nest too deeply for the analysis to follow")
+            return True
+        if len(self._done) >= MAX_ANALYSES:
+            self.flag(function, "size", "the verifier is too large for the analysis to follow")
+            return True
+        self._stack.append(key)
+        try:
+            tainted = set(tainted_names) | self.global_tainted
+            nodes = self.nodes_of(function)
+            self._settle(nodes, tainted)
+            self.global_tainted |= tainted & self.module_names
+            for node in nodes:
+                self.checker.check(node, tainted)
+            result = self._returns_tainted(function, nodes, tainted)
+        finally:
+            self._stack.pop()
+        self.returns[key] = result
+        self._done.add(key)
+        return result
+
+    def _settle(self, nodes: list[ast.AST], tainted: set[str]) -> None:
+        for _ in range(MAX_ROUNDS):
+            before = (len(tainted), len(self.tainted_classes))
+            for node in nodes:
+                self.propagate(node, tainted)
+            if (len(tainted), len(self.tainted_classes)) == before:
+                return
+
+    def _returns_tainted(self, function: Function, nodes: list[ast.AST], tainted: set[str]) -> bool:
+        if isinstance(function, ast.Lambda):
+            return self.is_tainted(function.body, tainted)
+        for node in nodes:
+            if isinstance(node, ast.Return | ast.Yield | ast.YieldFrom) and node.value is not None:
+                if self.is_tainted(node.value, tainted):
+                    return True
+        return False
+
+    # --- propagation ---
+    def store(self, target: ast.AST, tainted: set[str]) -> None:
+        """``target`` now holds a tainted value."""
+        if isinstance(target, ast.Name):
+            tainted.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self.store(element, tainted)
+        elif isinstance(target, ast.Starred):
+            self.store(target.value, tainted)
+        elif isinstance(target, ast.Attribute | ast.Subscript):
+            # Only a holder the checks can follow takes the taint: one of the verifier's own
+            # classes (the class is tainted), or a list/dict/set it built. Anything else (a
+            # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
+            # builtin data" by the very store that is refused.
+            root = root_name(target)
+            if root is None:
+                return
+            scope = self.index.scope_of.get(id(target), self.index.tree)
+            cls = self.resolver.receiver_class(root, scope)
+            if cls is None and self.resolver.own_class(root.id) is not None:
+                cls = self.resolver.own_class(root.id)
+            if cls is not None:
+                tainted.add(root.id)
+                self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+            elif target.value is root and self.plain.is_builtin_container(root, scope):
+                tainted.add(root.id)
+
+    def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
+        if isinstance(node, ast.Assign):
+            if self.is_tainted(node.value, tainted):
+                for target in node.targets:
+                    self.store(target, tainted)
+        elif isinstance(node, ast.AugAssign):
+            if self.is_tainted(node.value, tainted) or self.is_tainted(node.target, tainted):
+                self.store(node.target, tainted)
+        elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
+            if node.value is not None and self.is_tainted(node.value, tainted):
+                self.store(node.target, tainted)
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            if self.is_tainted(node.iter, tainted):
+                self.store(node.target, tainted)
+        elif isinstance(node, ast.withitem):
+            if node.optional_vars is not None and self.is_tainted(node.context_expr, tainted):
+                self.store(node.optional_vars, tainted)
+        elif isinstance(node, ast.ExceptHandler):
+            if node.name:
+                tainted.add(node.name)  # an exception's text may quote the solution
+        elif isinstance(node, ast.Match):
+            if self.is_tainted(node.subject, tainted):
+                for child in ast.walk(node):
+                    if isinstance(child, ast.MatchAs | ast.MatchStar) and child.name:
+                        tainted.add(child.name)
+                    elif isinstance(child, ast.MatchMapping) and child.rest:
+                        tainted.add(child.rest)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            self._tainted_defaults(node, tainted)
+        elif isinstance(node, ast.Call):
+            self._propagate_call(node, tainted)
+
+    def _tainted_defaults(self, function: Function, tainted: set[str]) -> None:
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(
+            zip(
+                positional[len(positional) - len(arguments.defaults) :],
+                arguments.defaults,
+                strict=True,
+            )
+        )
+        pairs += [
+            (a, d)
+            for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+            if d is not None
+        ]
+        for argument, default in pairs:
+            if self.is_tainted(default, tainted):
+                tainted.add(argument.arg)
+
+    def _propagate_call(self, node: ast.Call, tainted: set[str]) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
+            # parts.append(solution): parts now holds it.
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            if any(self.is_tainted(argument, tainted) for argument in arguments):
+                self._store_in(func.value, node, tainted)
+        elif (
+            self.index.trusted_name(func) == "setattr"
+            and len(node.args) == 3
+            and self.is_tainted(node.args[2], tainted)
+        ):
+            self._store_in(node.args[0], node, tainted)
+
+    def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
+        target = ast.Attribute(value=holder, attr="_", ctx=ast.Store())
+        self.index.scope_of[id(target)] = self.index.scope_of.get(id(at), self.index.tree)
+        self.store(target, tainted)
+
+    # --- taint of an expression ---
+    def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
+        if isinstance(node, ast.Name):
+            return node.id in tainted or (
+                node.id in self.tainted_classes and node.id in self.index.classes
+            )
+        if isinstance(node, ast.Constant | ast.Compare):
+            return False  # a comparison is a bool once its operands pass the checks
+        if isinstance(node, ast.Call):
+            return self.call_tainted(node, tainted)
+        if isinstance(node, ast.Lambda):
+            own = set(all_params_of(node))
+            return self.is_tainted(node.body, tainted - own)
+        if isinstance(node, ast.Attribute | ast.Subscript | ast.Starred | ast.NamedExpr):
+            return self.is_tainted(node.value, tainted)
+        if isinstance(node, ast.IfExp):
+            return self.is_tainted(node.body, tainted) or self.is_tainted(node.orelse, tainted)
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+            return self.is_tainted(node.elt, tainted)
+        if isinstance(node, ast.DictComp):
+            return self.is_tainted(node.key, tainted) or self.is_tainted(node.value, tainted)
+        if isinstance(node, ast.Yield | ast.YieldFrom | ast.Await):
+            return False if node.value is None else self.is_tainted(node.value, tainted)
+        if isinstance(node, FUNCTION_DEFS):
+            return False
+        return any(self.is_tainted(child, tainted) for child in ast.iter_child_nodes(node))
+
+    def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
+        name = self.index.trusted_name(node.func)
+        if name in SANITISERS or name in LIBRARY_PARSERS:
+            return False
+        if name in TAINT_SOURCES:
+            return True
+        scope = self.index.scope_of.get(id(node), self.index.tree)
+        functions = self.resolver.functions(node.func)
+        if functions is not None:
+            return any(self.analyse(f, self.tainted_params(f, node, tainted, 0)) for f in functions)
+        if isinstance(node.func, ast.Name) and self.resolver.own_class(node.func.id) is not None:
+            return self.construct(self.resolver.own_class(node.func.id), node, tainted)
+        if isinstance(node.func, ast.Attribute):
+            receiver_tainted = self.is_tainted(node.func.value, tainted)
+            cls = self.resolver.receiver_class(node.func.value, scope)
+            if cls is not None:
+                return self.call_method(cls, node, tainted, receiver_tainted) or receiver_tainted
+        parts = [node.func, *node.args, *(k.value for k in node.keywords)]
+        return any(self.is_tainted(part, tainted) for part in parts)
+
+    def construct(self, cls: ast.ClassDef | None, node: ast.Call, tainted: set[str]) -> bool:
+        assert cls is not None  # noqa: S101 -- checked by the caller
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(self.is_tainted(a, tainted) for a in arguments):
+            self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+            for name in ("__new__", "__init__", "__post_init__"):
+                for method in self.resolver.method(cls, name):
+                    self.analyse(method, frozenset(all_params_of(method)))
+        return cls.name in self.tainted_classes
+
+    def call_method(
+        self, cls: ast.ClassDef, node: ast.Call, tainted: set[str], receiver_tainted: bool
+    ) -> bool:
+        assert isinstance(node.func, ast.Attribute)  # noqa: S101 -- checked by the caller
+        result = False
+        for candidate in self.resolver.subclasses(cls):
+            for method in self.resolver.method(candidate, node.func.attr):
+                shift = 0 if self.resolver.is_static(method) else 1
+                names = set(self.tainted_params(method, node, tainted, shift))
+                if receiver_tainted and shift:
+                    names.update(params_of(method)[:1])
+                result |= self.analyse(method, frozenset(names))
+        return result
+
+    def tainted_params(
+        self, function: Function, node: ast.Call, tainted: set[str], shift: int
+    ) -> frozenset[str]:
+        params = params_of(function)
+        everything = frozenset(all_params_of(function))
+        names: set[str] = set()
+        for position, argument in enumerate(node.args):
+            if not self.is_tainted(argument, tainted):
+                continue
+            if isinstance(argument, ast.Starred) or any(
+                isinstance(a, ast.Starred) for a in node.args[:position]
+            ):
+                return everything
+            index = position + shift
+            if index < len(params):
+                names.add(params[index])
+            elif function.args.vararg is not None:
+                names.add(function.args.vararg.arg)
+        for keyword in node.keywords:
+            if not self.is_tainted(keyword.value, tainted):
+                continue
+            if keyword.arg is None:
+                return everything
+            known = {*params, *(a.arg for a in function.args.kwonlyargs)}
+            if keyword.arg in known:
+                names.add(keyword.arg)
+            elif function.args.kwarg is not None:
+                names.add(function.args.kwarg.arg)
+        return frozenset(names)
+
+
+FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
