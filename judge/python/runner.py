@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import dataclasses
 import math
 import os
+import pathlib
 import queue
 import secrets
 import signal
@@ -69,6 +71,8 @@ def _returned(type_name: str) -> str:
 def _host_prefixes() -> list[tuple[str, str]]:
     """Host locations the sandbox shows at their real paths, longest first, with stand-ins."""
     pairs = {
+        # The checkout the judge runs from (the harness is bound from it).
+        str(pathlib.Path(__file__).resolve().parents[2]): "<judge>",
         os.path.realpath(sysconfig.get_paths()["purelib"]): "<site-packages>",
         os.path.realpath(sys.prefix): "<python>",
         os.path.realpath(sys.base_prefix): "<python>",
@@ -170,8 +174,14 @@ def to_verdict(
     if kind == b"M":
         return rejected(Reason.MEMORY_LIMIT, f"MemoryError (limit {memory_limit_mb} MB)", **common)
     if kind == b"E":
+        type_name, _, message = body.partition("\n")
+        type_name = redact_host_paths(type_name)[:100]
+        generic = f"the verifier raised {type_name}" if type_name else "the verifier could not run"
         return rejected(
-            Reason.RUNTIME_ERROR, redact_host_paths(body)[:400] or "exception", **common
+            Reason.RUNTIME_ERROR,
+            redact_host_paths(message)[:400] or "exception",
+            solver_detail=f"{generic} (the message is shown to the verifier's author only)",
+            **common,
         )
     return rejected(
         Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
@@ -265,7 +275,20 @@ class PythonJudge:
             self._slots.release()
 
     def judge(self, job: PythonJob) -> Verdict:
-        """Never raises for bad input; JUDGE_ERROR when the sandbox is unavailable."""
+        """Never raises for bad input; JUDGE_ERROR when the sandbox is unavailable.
+
+        No detail of any verdict names a host path (the sandbox shows the interpreter and the
+        stdlib at their host paths; a set-up error names the checkout).
+        """
+        verdict = self._judge(job)
+        solver = verdict.solver_detail
+        return dataclasses.replace(
+            verdict,
+            detail=redact_host_paths(verdict.detail),
+            solver_detail=redact_host_paths(solver) if solver is not None else None,
+        )
+
+    def _judge(self, job: PythonJob) -> Verdict:
         started = time.monotonic()
         try:
             request_or_verdict = self._request(job)
@@ -358,6 +381,11 @@ class PythonJudge:
         """The cgroup folders of this pool's slots."""
         with self._lock:
             return [path for zygote in self._all for path in zygote.cgroup_dirs()]
+
+    def sandbox_uids(self) -> list[int | None]:
+        """The host uid of each running zygote's sandbox (None: the worker's own uid)."""
+        with self._lock:
+            return [zygote.sandbox_uid for zygote in self._all]
 
     def has_cgroups(self) -> bool:
         """Whether the zygotes measure memory with a cgroup (v1 or v2)."""
