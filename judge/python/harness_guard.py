@@ -140,7 +140,7 @@ def source_text(source: object) -> str:
         # eval()/exec() of a str hand the hook UTF-8 bytes and tell the compiler to ignore any
         # cookie in them; compile() of bytes obeys the cookie. The hook cannot tell the two
         # apart, so only one reading may exist: UTF-8, no other coding declared.
-        if codecs.lookup(encoding).name != "utf-8":
+        if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
             raise InjectionBlocked(f"compile of source declaring coding {encoding!r}")
         if data.startswith(codecs.BOM_UTF8):
             data = data[len(codecs.BOM_UTF8) :]
