@@ -15,7 +15,7 @@ HIDDEN = Verdict(
     Reason.RUNTIME_ERROR,
     "TypeError: cannot determine truth value of Relational: x < 987654321",
     seed=3,
-    solver_detail="the verifier raised TypeError (the message is shown to the verifier's author only)",
+    solver_detail="the verifier raised TypeError (the message is shown to its author only)",
 )
 
 
