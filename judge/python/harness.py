@@ -19,7 +19,7 @@ Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
   every other fd closed; rlimits; not dumpable; seccomp. The host meanwhile has moved it into
   the job's cgroup. Then it reads the job, reseeds every library RNG from the job's seed
-  (``_reseed``), loads the verifier, arms the injection guard, calls
+  (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
   ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame on the
   result pipe, then ``os._exit(0)``.
 
@@ -225,32 +225,6 @@ def _run_child(
     _judge(job)
 
 
-def _reseed(seed: int) -> None:
-    """Every library RNG a verifier may use without asking, from this verdict's seed alone.
-
-    The zygote's states are shared by every child it forks, and sympy's generators are seeded
-    from OS entropy when a zygote imports it: without this, one seed gave different values in
-    two zygotes. numpy's legacy stream takes the FULL seed (above 2**32, as two 32-bit words):
-    seeds 5 and 5 + 2**32 must not share it.
-    """
-    import random
-
-    import numpy
-    import sympy.core.random
-    from sympy.core.symbol import Dummy
-
-    random.seed(seed)
-    if seed < 2**32:
-        numpy.random.seed(seed)  # what `numpy.random.seed(seed)` in the verifier gives
-    else:
-        numpy.random.seed(numpy.array([seed & 0xFFFFFFFF, seed >> 32], dtype=numpy.uint32))
-    sympy.core.random.seed(seed)
-    # Dummy indices: reseeded, and above the range the zygote's own Dummies were drawn from
-    # (10**6..9*10**6 + a few), so that a verdict's Dummy never equals one made at import.
-    Dummy._prng.seed(seed)
-    Dummy._base_dummy_index = Dummy._prng.randint(10**7, 9 * 10**7)
-
-
 def _error_payload(exc: BaseException) -> bytes:
     return b"E" + _type_name(exc).encode()[:100] + b"\n" + _describe(exc).encode("utf-8", "replace")
 
@@ -263,7 +237,7 @@ def _judge(job: dict[str, object]) -> None:
         seed = int(job["seed"])  # type: ignore[call-overload]
         import numpy
 
-        _reseed(seed)
+        user.reseed(seed)
         rng = numpy.random.default_rng(seed)
         source = str(job["verifier"])
         solution = str(job["solution"])

@@ -1,6 +1,9 @@
-"""The zygote's first act inside the sandbox: become the pool uid, with nothing left over.
+"""Who the sandbox is and where it starts from: the pool uid, and the verdict's RNG states.
 
-Standard library only, bound read-only at /judge/harness_user.py beside the harness.
+The zygote's first act inside the sandbox is to become the pool uid, with nothing left over;
+each child's first act on a job is to reseed every library RNG from the job's seed. Standard
+library only (numpy and sympy are imported by the time ``reseed`` runs), bound read-only at
+/judge/harness_user.py beside the harness.
 """
 
 import ctypes
@@ -72,3 +75,29 @@ def become_sandbox_user(uid: int) -> None:
 def _checked(result: int, what: str) -> None:
     if result != 0:
         raise OSError(ctypes.get_errno(), what)
+
+
+def reseed(seed: int) -> None:
+    """Every library RNG a verifier may use without asking, from this verdict's seed alone.
+
+    The zygote's states are shared by every child it forks, and sympy's generators are seeded
+    from OS entropy when a zygote imports it: without this, one seed gave different values in
+    two zygotes. numpy's legacy stream takes the FULL seed (above 2**32, as two 32-bit words):
+    seeds 5 and 5 + 2**32 must not share it.
+    """
+    import random
+
+    import numpy
+    import sympy.core.random
+    from sympy.core.symbol import Dummy
+
+    random.seed(seed)
+    if seed < 2**32:
+        numpy.random.seed(seed)  # what `numpy.random.seed(seed)` in the verifier gives
+    else:
+        numpy.random.seed(numpy.array([seed & 0xFFFFFFFF, seed >> 32], dtype=numpy.uint32))
+    sympy.core.random.seed(seed)
+    # Dummy indices: reseeded, and above the range the zygote's own Dummies were drawn from
+    # (10**6..9*10**6 + a few), so that a verdict's Dummy never equals one made at import.
+    Dummy._prng.seed(seed)
+    Dummy._base_dummy_index = Dummy._prng.randint(10**7, 9 * 10**7)

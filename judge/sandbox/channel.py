@@ -9,6 +9,8 @@ import socket
 import struct
 from typing import Any
 
+from judge.sandbox.errors import SandboxUnavailable
+
 MAX_MESSAGE_BYTES = 1 << 16
 MAX_FDS = 8
 
@@ -65,3 +67,16 @@ def parse_frames(data: bytes) -> tuple[bytes, ...] | None:
         frames.append(data[offset : offset + length])
         offset += length
     return tuple(frames)
+
+
+def peer_pid(creds_fd: int) -> int:
+    """The host pid the kernel attached to the one message on ``creds_fd`` (SO_PASSCRED)."""
+    with socket.socket(fileno=os.dup(creds_fd)) as creds:
+        creds.settimeout(10.0)
+        _, ancillary, _, _ = creds.recvmsg(16, socket.CMSG_SPACE(12))
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+            pid, _, _ = struct.unpack("3i", payload[:12])
+            if pid > 0:
+                return int(pid)
+    raise SandboxUnavailable("the verdict child sent no credentials")

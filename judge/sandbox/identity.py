@@ -32,6 +32,7 @@ import os
 import pwd
 import stat
 
+from judge.sandbox import procs
 from judge.sandbox.errors import SandboxUnavailable
 
 SANDBOX_INNER_UID = 65534  # the uid (and gid) the sandbox sees itself as
@@ -167,3 +168,12 @@ def user_namespace_fd(host_uid: int) -> int:
         os.close(ready_r)
         os.close(done_w)  # the helper's read returns: it exits
         os.waitpid(pid, 0)
+
+
+def check_sandbox_uid(bwrap_pid: int, uid: int) -> None:
+    """Seen from the host: every sandbox process but bwrap's own runs as the pool uid."""
+    found = {pid: procs.uids_of(pid) for pid in procs.descendants(bwrap_pid)}
+    zygotes = [pid for pid, uids in found.items() if uids == (uid,) * 4]
+    others = [pid for pid, uids in found.items() if uids not in ((uid,) * 4, (0,) * 4, None)]
+    if not zygotes or others:
+        raise SandboxUnavailable(f"the sandbox does not run as its pool uid {uid}")

@@ -8,6 +8,8 @@ import select
 import signal
 import time
 
+from judge.sandbox.errors import SandboxUnavailable
+
 
 def _parent_map() -> dict[int, int]:
     parents: dict[int, int] = {}
@@ -123,3 +125,14 @@ def vm_data_bytes(host_pid: int) -> int | None:
         return int(values[0]) * 1024 if values else None
     except ValueError:
         return None
+
+
+def ns_init_pidfd(bwrap_pid: int) -> int:
+    """pidfd of the process that is pid 1 of the sandbox's pid namespace."""
+    for pid in descendants(bwrap_pid):
+        if ns_pid_of(pid) == 1:
+            pidfd = os.pidfd_open(pid)
+            if ns_pid_of(pid) == 1:  # still the same process once pinned
+                return pidfd
+            os.close(pidfd)
+    raise SandboxUnavailable("could not find the sandbox's pid-namespace init")

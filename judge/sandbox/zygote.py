@@ -20,7 +20,6 @@ import secrets
 import select
 import signal
 import socket
-import struct
 import subprocess  # noqa: S404 -- starts bubblewrap with an argv we build
 import threading
 from typing import Any
@@ -28,7 +27,7 @@ from typing import Any
 from judge.sandbox import identity, procs, seccomp
 from judge.sandbox.bwrap import build_argv
 from judge.sandbox.cgroup import CgroupSlot, create_slot
-from judge.sandbox.channel import ChannelClosed, close_all, parse_frames, receive
+from judge.sandbox.channel import ChannelClosed, close_all, parse_frames, peer_pid, receive
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.rootfs import build_rootfs
 from judge.sandbox.watch import KILL_GRACE_S, OUTPUT_CAP_BYTES, RESULT_CAP_BYTES, watch_child
@@ -197,29 +196,9 @@ class Zygote:
         if message is None or message.get("event") != "zygote":
             detail = str(message.get("detail")) if message else self._stderr_tail()
             raise SandboxUnavailable(f"the sandboxed zygote did not start: {detail}")
-        self._ns_init_pidfd = self._find_ns_init(self._process.pid)
+        self._ns_init_pidfd = procs.ns_init_pidfd(self._process.pid)
         if self._lease is not None:
-            self._check_sandbox_uid(self._process.pid, self._lease.uid)
-
-    @staticmethod
-    def _check_sandbox_uid(bwrap_pid: int, uid: int) -> None:
-        """Seen from the host: every sandbox process but bwrap's own runs as the pool uid."""
-        found = {pid: procs.uids_of(pid) for pid in procs.descendants(bwrap_pid)}
-        zygotes = [pid for pid, uids in found.items() if uids == (uid,) * 4]
-        others = [pid for pid, uids in found.items() if uids not in ((uid,) * 4, (0,) * 4, None)]
-        if not zygotes or others:
-            raise SandboxUnavailable(f"the sandbox does not run as its pool uid {uid}")
-
-    @staticmethod
-    def _find_ns_init(bwrap_pid: int) -> int:
-        """pidfd of the process that is pid 1 of the sandbox's pid namespace."""
-        for pid in procs.descendants(bwrap_pid):
-            if procs.ns_pid_of(pid) == 1:
-                pidfd = os.pidfd_open(pid)
-                if procs.ns_pid_of(pid) == 1:  # still the same process once pinned
-                    return pidfd
-                os.close(pidfd)
-        raise SandboxUnavailable("could not find the sandbox's pid-namespace init")
+            identity.check_sandbox_uid(self._process.pid, self._lease.uid)
 
     def _stderr_tail(self) -> str:
         process = self._process
@@ -314,7 +293,7 @@ class Zygote:
         job_w, result_r, output_r, creds_fd = fds
         ns_pid = int(message["pid"])
         try:
-            host_pid = self._host_pid(creds_fd)
+            host_pid = peer_pid(creds_fd)
         finally:
             os.close(creds_fd)
         pidfd = os.pidfd_open(host_pid)
@@ -338,18 +317,6 @@ class Zygote:
             slot.add(host_pid)
         self._child = child
         return child
-
-    @staticmethod
-    def _host_pid(creds_fd: int) -> int:
-        with socket.socket(fileno=os.dup(creds_fd)) as creds:
-            creds.settimeout(10.0)
-            _, ancillary, _, _ = creds.recvmsg(16, socket.CMSG_SPACE(12))
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
-                pid, _, _ = struct.unpack("3i", payload[:12])
-                if pid > 0:
-                    return int(pid)
-        raise SandboxUnavailable("the verdict child sent no credentials")
 
     def prepare(self) -> None:
         """Make sure a child is ready (off the critical path, e.g. right after a verdict)."""
