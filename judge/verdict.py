@@ -52,6 +52,15 @@ class Verdict:
     # Lean only, when the comparator reports them separately.
     build_time_s: float | None = None
     kernel_time_s: float | None = None
+    # What a solver may be shown when it differs from ``detail``: a verifier's exception
+    # message can hold its hidden values, so a solver of a private verifier sees the type and
+    # a generic line; the author (dry runs) sees ``detail``. None: ``detail`` is fine for both.
+    solver_detail: str | None = None
+
+    @property
+    def detail_for_solver(self) -> str:
+        """The detail to show someone who may not read the verifier's source."""
+        return self.solver_detail if self.solver_detail is not None else self.detail
 
     @property
     def is_accepted(self) -> bool:
@@ -82,6 +91,8 @@ class Verdict:
             data["build_time_s"] = self.build_time_s
         if self.kernel_time_s is not None:
             data["kernel_time_s"] = self.kernel_time_s
+        if self.solver_detail is not None:
+            data["solver_detail"] = self.solver_detail
         return data
 
     def to_json(self) -> str:

@@ -4,7 +4,10 @@ Standard library only: this file is bound read-only at /judge/harness.py and run
 interpreter with ``-I -S`` and an empty environment; it cannot import the ``judge`` package.
 
 Zygote (trusted code, no job data, no secrets):
-  1. receives its configuration (seccomp program, caps) from the host on the control socket;
+  1. receives its configuration (seccomp program, caps, the sandbox user) from the host on the
+     control socket; when the host mapped a pool uid, it remounts the device nodes read-only,
+     drops the capability bounding set and becomes that uid (``harness_user.py``) before
+     it imports anything;
   2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
      which cannot be removed), runs ``gc.freeze()``;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
@@ -15,32 +18,41 @@ Zygote (trusted code, no job data, no secrets):
 Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
   every other fd closed; rlimits; not dumpable; seccomp. The host meanwhile has moved it into
-  the job's cgroup. Then it reads the job, reseeds the global RNGs, loads the verifier, arms
-  the injection guard, calls ``verify(solution, numpy.random.default_rng(seed))`` and writes
-  exactly one frame on the result pipe, then ``os._exit(0)``.
+  the job's cgroup. Then it reads the job, reseeds every library RNG from the job's seed
+  (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
+  ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame on the
+  result pipe, then ``os._exit(0)``.
 
 Result frames (4-byte big-endian length + payload): ``A<token>`` accepted, the token being this
 verdict's secret from the job, so a frame forged without it is caught; ``R<type name>`` verify
-returned something that is not True; ``E<detail>`` exception or malformed verifier; ``M``
-MemoryError. The host accepts only a single ``A<token>`` frame followed by exit status 0.
+returned something that is not True; ``E<type name>\n<detail>`` exception or malformed verifier
+(the type alone is what a solver may see when the verifier's source is private: the message
+can hold the verifier's hidden values); ``M`` MemoryError. The host accepts only a single
+``A<token>`` frame followed by exit status 0.
 """
 
-import _thread
 import array
-import ast
 import ctypes
 import gc
 import json
 import os
-import re
 import resource
 import select
 import signal
 import socket
 import struct
 import sys
-import unicodedata
 from collections.abc import Callable
+
+try:  # imported as part of the judge package (tests, mypy)
+    from judge.python import harness_guard as guard
+    from judge.python import harness_user as user
+except ImportError:  # inside the sandbox: the guard is bound beside this file
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import harness_guard as guard  # type: ignore[no-redef]
+    import harness_user as user  # type: ignore[no-redef]
+
+    del sys.path[0]
 
 CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SITE = "/judge/site"
@@ -84,239 +96,6 @@ def _load_import_allowed() -> Callable[[str], bool]:
 _import_allowed = _load_import_allowed()
 
 
-# --- injection guard (second layer, armed once the verifier module is loaded) ---
-# The verifier itself can disarm it (it runs in this process); it exists to stop the first
-# step of code smuggled in through the *solution*, which cannot name anything of this module
-# without the words the guard refuses.
-
-_armed = False
-_STDLIB_PREFIX = os.path.dirname(os.__file__) + "/"
-_FORBIDDEN_WORDS = re.compile(
-    r"__|\b(?:eval|exec|compile|open|getattr|setattr|delattr|globals|locals|vars|breakpoint|"
-    r"input|help|memoryview|import|exit|quit|sys|os|builtins|subprocess|ctypes|"
-    r"gi_frame|gi_code|f_back|f_locals|f_globals|f_builtins|f_code|tb_frame|tb_next|cr_frame|"
-    r"ag_frame|co_code|mro|subclasses|system|popen|spawn)\b"
-)
-_SAFE_IMPORT_LINE = re.compile(
-    r"\s*(?:from\s+([\w.]+)\s+import\s+[\w\s,*]+|import\s+([\w.]+)(?:\s+as\s+\w+)?)\s*"
-)
-# Stdlib code generators whose compile() input is their own template, not the solution; and
-# ast.parse, which only builds a tree (compiling a tree afterwards is refused below).
-_CODEGEN_CALLERS = frozenset(
-    _STDLIB_PREFIX + name
-    for name in ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py", "ast.py")
-)
-# The allowed libraries generate code too (scipy.stats builds methods with exec, scipy's
-# _bunch, sympy's monomials...): calls from their files are trusted, except from the modules
-# that turn *text they are given* into code, whose input may be the solution.
-_EVALUATOR_PARTS = (
-    "/sympy/parsing/",
-    "/sympy/core/sympify.py",
-    "/sympy/utilities/lambdify.py",
-    "/sympy/utilities/matchpy_connector.py",
-    "/sympy/utilities/autowrap.py",
-    "/sympy/plotting/",
-    "/sympy/printing/",
-    "/sympy/interactive/",
-    "/sympy/testing/",
-    "/numpy/f2py/",
-    "/numpy/distutils/",
-    "/numpy/testing/",
-)
-
-
-def _trusted_caller(caller: str) -> bool:
-    if caller in _CODEGEN_CALLERS or caller.startswith("<frozen importlib"):
-        return True
-    return caller.startswith(SITE + "/") and not any(part in caller for part in _EVALUATOR_PARTS)
-
-
-class InjectionBlocked(RuntimeError):
-    pass
-
-
-# Threads inside _caller_file: its own sys._getframe and f_code raise audit events, which the
-# hook must let through instead of recursing.
-_looking: set[int] = set()
-_thread_id = _thread.get_ident
-
-
-def _caller_file(depth: int) -> str:
-    me = _thread_id()
-    _looking.add(me)
-    try:
-        return sys._getframe(depth).f_code.co_filename
-    except ValueError:
-        return ""
-    finally:
-        _looking.discard(me)
-
-
-def _runtime_code_on_stack(limit: int = 200) -> bool:
-    me = _thread_id()
-    _looking.add(me)  # f_code and sys._getframe raise audit events
-    try:
-        frame = sys._getframe(2)
-        while frame is not None and limit > 0:
-            if _compiled_at_run_time(frame.f_code.co_filename):
-                return True
-            frame, limit = frame.f_back, limit - 1  # type: ignore[assignment]
-        return False
-    finally:
-        _looking.discard(me)
-
-
-def _check_source(source: object) -> None:
-    if isinstance(source, bytes):
-        try:
-            source = source.decode("utf-8", "replace")
-        except Exception:  # noqa: BLE001
-            raise InjectionBlocked("compile of undecodable source") from None
-    if not isinstance(source, str):
-        # An AST object: only the import system and our own safe parser produce those.
-        raise InjectionBlocked("compile of an AST after the verifier was loaded")
-    # The compiler NFKC-normalises identifiers: `x.\uff46_\uff42\uff41\uff43\uff4b` (fullwidth
-    # letters) *is* `x.f_back`. Check what the compiler will see, not the raw text.
-    source = unicodedata.normalize("NFKC", source)
-    # Import-only snippets of allowed modules (lambdify's namespace set-up) are harmless.
-    statements = [part for part in re.split(r"[;\n]", source) if part.strip()]
-    matches = [_SAFE_IMPORT_LINE.fullmatch(part) for part in statements]
-    if statements and all(
-        match is not None and _import_allowed(match.group(1) or match.group(2) or "")
-        for match in matches
-    ):
-        return
-    found = _FORBIDDEN_WORDS.search(source)
-    if found:
-        raise InjectionBlocked(f"refused to compile code containing {found.group(0)!r}")
-
-
-# Attribute reads that hand out frames or code objects (CPython raises "object.__getattr__"
-# for these; f_back/f_locals/f_globals are not audited, so the way in is what we refuse).
-_INTROSPECTION_ATTRS = frozenset(
-    {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_code", "gi_code", "cr_code", "ag_code"}
-)
-
-
-# Other ways to frames (and to every object, the harness's own included).
-_STACK_EVENTS = frozenset(
-    {
-        "sys._getframe",
-        "sys._current_frames",
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-    }
-)
-
-
-_REAL_CODE = (_STDLIB_PREFIX, SITE + "/", os.path.abspath(__file__), "<frozen ")
-
-
-def _compiled_at_run_time(caller: str) -> bool:
-    """Code that is neither a file of ours, the stdlib's or a library's, nor the verifier:
-    eval/exec'd text (sympify's ``<string>``, or any name such text gives itself)."""
-    return not (caller.startswith(_REAL_CODE) or caller == "<verifier>")
-
-
-# sympify/parse_expr turn solution text into an expression they eval. What their
-# transformations produce for mathematics is names, numbers, strings, calls, operators,
-# subscripts and containers; a payload needs more: attributes (`x._assumptions.update(zero=True)`
-# makes the verifier's own `x` zero without a single refused word), keyword arguments, lambdas,
-# walrus, comprehensions (generators hand out frames).
-_MATH_PARSERS = ("/sympy/parsing/", "/sympy/core/sympify.py")
-_CLASS_FACTORIES = frozenset({"Function", "WildFunction", "FunctionClass"})
-_NOT_MATH = (
-    ast.Attribute,
-    ast.Dict,
-    # Function('f', is_Add=True)(x**2) builds a class whose attributes the solution chose:
-    # it passes for an Add and cancels `- x**2`. sympy's transformations never emit keywords.
-    ast.keyword,
-    ast.Lambda,
-    ast.NamedExpr,
-    ast.GeneratorExp,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.Yield,
-    ast.YieldFrom,
-    ast.Await,
-)
-
-
-def _check_math_expression(source: object) -> None:
-    if isinstance(source, bytes):
-        source = source.decode("utf-8", "replace")
-    if not isinstance(source, str):
-        return  # ASTs are refused by _check_source
-    me = _thread_id()
-    _looking.add(me)  # ast.parse raises a compile event of its own
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return  # compile() will fail the same way
-    finally:
-        _looking.discard(me)
-    # Class factories: Function('f', (Add,)) or FunctionClass('f', (Add,), {}) make a class
-    # that passes for an Add. Function/WildFunction may only be called with a lone name.
-    plain_calls = {
-        id(node.func)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and len(node.args) <= 1 and isinstance(node.func, ast.Name)
-    }
-    for node in ast.walk(tree):
-        if isinstance(node, _NOT_MATH):
-            raise InjectionBlocked(
-                f"refused to evaluate {type(node).__name__} nodes in a mathematical expression"
-            )
-        if isinstance(node, ast.Name) and node.id in _CLASS_FACTORIES:
-            if node.id == "FunctionClass" or id(node) not in plain_calls:
-                raise InjectionBlocked(f"refused to build classes with {node.id}")
-
-
-def _audit(event: str, args: tuple[object, ...]) -> None:
-    if event == "import":
-        name = args[0]
-        if isinstance(name, str) and not _import_allowed(name):
-            # Exactly what a missing module raises: libraries that probe for optional
-            # dependencies with `except ModuleNotFoundError` keep working.
-            raise ModuleNotFoundError(f"import of {name!r} is not allowed in a verifier", name=name)
-        return
-    if not _armed or (_looking and _thread_id() in _looking):
-        return
-    if event == "compile":
-        caller = _caller_file(2)
-        if not _trusted_caller(caller):
-            if _runtime_code_on_stack():
-                # sympify's eval'd text calling lambdify/sympify with a string of its own: the
-                # inner text escapes the checks made for the outer one.
-                raise InjectionBlocked("code compiled at run time may not compile more code")
-            _check_source(args[0])
-            if any(part in caller for part in _MATH_PARSERS):
-                _check_math_expression(args[0])
-    elif event == "marshal.loads" or event == "marshal.load":
-        if not _caller_file(2).startswith("<frozen importlib"):
-            raise InjectionBlocked("marshal.loads is not allowed in a verifier")
-    elif event == "pickle.find_class":
-        # Whoever calls it (numpy.load too): unpickling builds arbitrary objects.
-        module = str(args[0])
-        if module.partition(".")[0] != "numpy":
-            raise InjectionBlocked(f"unpickling {module}.{args[1]} is not allowed")
-    elif event in ("code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"):
-        if not _trusted_caller(_caller_file(2)):
-            raise InjectionBlocked(f"{event} is not allowed in a verifier")
-    elif event == "os.system":
-        raise InjectionBlocked("os.system is not allowed in a verifier")
-    elif event == "object.__getattr__":
-        # Anywhere below run-time compiled code, not only in it: `inspect.stack()`,
-        # `inspect.getargvalues(frame)` read frames from a real file on the payload's behalf.
-        if args[1] in _INTROSPECTION_ATTRS and _runtime_code_on_stack():
-            raise InjectionBlocked(f"run-time compiled code may not read .{args[1]}")
-    elif event in _STACK_EVENTS:
-        if _runtime_code_on_stack():
-            raise InjectionBlocked(f"run-time compiled code may not call {event}")
-
-
 def _guard_find_spec() -> None:
     """Check names where every import path meets: importlib's _find_spec.
 
@@ -336,7 +115,7 @@ def _guard_find_spec() -> None:
     setattr(bootstrap, "_find_spec", _find_spec)  # noqa: B010 -- a frozen module: mypy cannot type it
 
 
-# --- child setup ---
+# --- sandbox user, child setup ---
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _PR_SET_DUMPABLE = 4
@@ -344,6 +123,11 @@ _PR_SET_NO_NEW_PRIVS = 38
 _SYS_SECCOMP = 317
 _SECCOMP_SET_MODE_FILTER = 1
 _SECCOMP_FILTER_FLAG_TSYNC = 1
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        raise OSError(ctypes.get_errno(), what)
 
 
 class _SockFprog(ctypes.Structure):
@@ -412,25 +196,25 @@ def _run_child(
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        # New fds only below 32 (the job, result and credential fds are already open).
+        resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
         resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
         resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+        # Queued signals (and POSIX timers, which reserve one) are charged to the sandbox user.
+        resource.setrlimit(resource.RLIMIT_SIGPENDING, (16, 16))
         nproc = int(config["max_threads"])  # type: ignore[call-overload]
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS")
-        if _libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "PR_SET_DUMPABLE")
-        if (
+        _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "PR_SET_NO_NEW_PRIVS")
+        _check(_libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "PR_SET_DUMPABLE")
+        _check(
             _libc.syscall(
                 _SYS_SECCOMP,
                 _SECCOMP_SET_MODE_FILTER,
                 _SECCOMP_FILTER_FLAG_TSYNC,
                 ctypes.byref(fprog),
-            )
-            != 0
-        ):
-            raise OSError(ctypes.get_errno(), "seccomp")
+            ),
+            "seccomp",
+        )
         # Setup is complete: tell the host who we are. The kernel attaches our pid, translated
         # into the host's pid namespace, to this message (SO_PASSCRED is set on the other end).
         # Only now may the host set our CPU limit and move us into the job's cgroup.
@@ -449,20 +233,19 @@ def _run_child(
     _judge(job)
 
 
+def _error_payload(exc: BaseException) -> bytes:
+    return b"E" + _type_name(exc).encode()[:100] + b"\n" + _describe(exc).encode("utf-8", "replace")
+
+
 def _judge(job: dict[str, object]) -> None:
-    global _armed
     payload: bytes
     try:
         # The acceptance frame's secret: kept in this frame only, out of the job dict.
         token = str(job.pop("token")).encode()
         seed = int(job["seed"])  # type: ignore[call-overload]
-        import random
-
         import numpy
 
-        # The zygote's RNG states are shared by every child: reseed them from the job's seed.
-        random.seed(seed)
-        numpy.random.seed(seed % (2**32))
+        user.reseed(seed)
         rng = numpy.random.default_rng(seed)
         source = str(job["verifier"])
         solution = str(job["solution"])
@@ -473,21 +256,21 @@ def _judge(job: dict[str, object]) -> None:
         exec(code, module.__dict__)  # noqa: S102 -- the verifier is the author's trusted code
         verify = module.__dict__.get("verify")
         if not callable(verify):
-            payload = b"Everifier defines no callable verify(solution, rng)"
+            payload = b"E\nverifier defines no callable verify(solution, rng)"
         else:
-            _armed = True
+            guard.arm()
             result = verify(solution, rng)
-            _armed = False
+            guard.disarm()
             # Only the object True accepts: never bool(), ==, or str() of what came back.
             payload = b"A" + token if result is True else b"R" + _type_name(result).encode()[:100]
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included
-        _armed = False
+        guard.disarm()
         try:
-            payload = b"E" + _describe(exc).encode("utf-8", "replace")
+            payload = _error_payload(exc)
         except BaseException:  # noqa: BLE001
-            payload = b"Eexception while describing an exception"
+            payload = b"E\nexception while describing an exception"
     try:
         _write_frame(payload)
     except BaseException:  # noqa: BLE001
@@ -509,10 +292,17 @@ def _zygote() -> None:
     sock = socket.socket(fileno=CONTROL_FD)
     raw = sock.recv(1 << 20)
     config = json.loads(raw)
+    sandbox_uid = config.get("sandbox_uid")
+    if sandbox_uid is not None:
+        try:
+            user.become_sandbox_user(int(sandbox_uid))
+        except Exception as exc:  # noqa: BLE001 -- the host refuses to use this zygote
+            _send(sock, {"event": "failed", "detail": f"sandbox user: {_describe(exc)}"})
+            os._exit(1)
     program = bytes.fromhex(str(config["seccomp"]))
     fprog, _keep = _prepare_seccomp(program)
     sys.path.append(SITE)
-    sys.addaudithook(_audit)
+    sys.addaudithook(guard.make_audit_hook(_import_allowed))
     preload_errors = []
     for name in PRELOAD:
         try:
@@ -523,6 +313,7 @@ def _zygote() -> None:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
     _guard_find_spec()
+    guard.refuse_thread_tracing()
     devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the

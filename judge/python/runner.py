@@ -4,33 +4,27 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import dataclasses
 import math
 import os
 import queue
 import secrets
-import signal
-import sys
-import sysconfig
 import threading
 import time
 
 from judge.budgets import Budgets
 from judge.python import limits
+
+__all__ = ["PythonJudge", "default_judge", "judge_python", "redact_host_paths", "to_verdict"]
 from judge.python.job import PythonJob
+from judge.python.outcome import redact_host_paths, to_verdict
 from judge.sandbox import procs
 from judge.sandbox.errors import SandboxUnavailable
-from judge.sandbox.zygote import (
-    OUTPUT_CAP_BYTES,
-    RECYCLE_AFTER_JOBS,
-    SandboxRequest,
-    SandboxResult,
-    Zygote,
-)
+from judge.sandbox.zygote import RECYCLE_AFTER_JOBS, SandboxRequest, Zygote
 from judge.verdict import (
     MAX_SOLUTION_BYTES,
     Reason,
     Verdict,
-    accepted,
     check_solution_bytes,
     judge_error,
     rejected,
@@ -56,127 +50,6 @@ def _decode_solution(solution: bytes | str) -> str | Verdict:
     if isinstance(solution, bytes | bytearray | memoryview):
         return check_solution_bytes(bytes(solution))
     return rejected(Reason.INVALID_SOLUTION, "solution must be text or bytes")
-
-
-def _returned(type_name: str) -> str:
-    if type_name == "bool":
-        return "verify returned False"
-    if type_name == "NoneType":
-        return "verify returned None"
-    article = "an" if type_name[:1].lower() in "aeiou" else "a"
-    return f"verify returned {article} {type_name}, not True"
-
-
-def _host_prefixes() -> list[tuple[str, str]]:
-    """Host locations the sandbox shows at their real paths, longest first, with stand-ins."""
-    pairs = {
-        os.path.realpath(sysconfig.get_paths()["purelib"]): "<site-packages>",
-        os.path.realpath(sys.prefix): "<python>",
-        os.path.realpath(sys.base_prefix): "<python>",
-        sys.prefix: "<python>",
-        sys.base_prefix: "<python>",
-    }
-    return sorted(pairs.items(), key=lambda pair: -len(pair[0]))
-
-
-def redact_host_paths(text: str) -> str:
-    """Hide where the host keeps its interpreter and libraries in text shown to a solver.
-
-    The sandbox binds the interpreter and its stdlib at their host paths, so a traceback or
-    ``os.__file__`` would tell a solver how the judge host is laid out.
-    """
-    for prefix, stand_in in _host_prefixes():
-        if prefix and prefix != "/":
-            text = text.replace(prefix, stand_in)
-    return text
-
-
-def to_verdict(
-    result: SandboxResult,
-    *,
-    accept_token: str,
-    seed: int,
-    time_limit_s: float,
-    memory_limit_mb: int,
-) -> Verdict:
-    """Decide a verdict from what the sandbox observed.
-
-    Only a lone ``A<this verdict's token>`` frame followed by exit status 0 accepts.
-    """
-    common: dict[str, object] = {
-        "seed": seed,
-        "wall_time_s": round(result.wall_time_s, 6),
-        "cpu_time_s": round(result.cpu_time_s, 6) if result.cpu_time_s is not None else None,
-        "max_memory_mb": (
-            round(result.peak_memory_bytes / _MB, 3)
-            if result.peak_memory_bytes is not None
-            else None
-        ),
-    }
-    if result.timed_out:
-        return rejected(
-            Reason.TIME_LIMIT, f"time limit of {time_limit_s:g} s exceeded (wall clock)", **common
-        )
-    if result.oom_killed:
-        return rejected(
-            Reason.MEMORY_LIMIT, f"memory limit of {memory_limit_mb} MB exceeded", **common
-        )
-    if result.output_exceeded:
-        return rejected(
-            Reason.RUNTIME_ERROR,
-            f"the verifier printed more than {OUTPUT_CAP_BYTES // _MB} MiB and was stopped",
-            **common,
-        )
-    status = result.exit_status
-    if status is None:
-        return judge_error("the sandbox did not report how the verifier ended", **common)
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        cpu = result.cpu_time_s or 0.0
-        if number == signal.SIGXCPU or (
-            number == signal.SIGKILL and cpu >= max(1, math.ceil(time_limit_s)) + 1 - 0.05
-        ):
-            return rejected(Reason.TIME_LIMIT, "CPU time limit exceeded", **common)
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        return rejected(Reason.RUNTIME_ERROR, f"the verifier process died ({name})", **common)
-    code = os.WEXITSTATUS(status)
-    # Setup failures of the child surface earlier, in Zygote.run (no credentials message):
-    # by the time an exit status is reported, any status is the verifier's own doing.
-    frames = result.frames
-    if code != 0:
-        return rejected(
-            Reason.RUNTIME_ERROR, f"the verifier process exited with status {code}", **common
-        )
-    if frames is None or len(frames) > 1:
-        return rejected(
-            Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
-        )
-    if not frames:
-        return rejected(
-            Reason.RUNTIME_ERROR, "the verifier process exited before verify returned", **common
-        )
-    frame = frames[0]
-    if frame == b"A" + accept_token.encode():
-        return accepted("verify returned True", **common)
-    if frame[:1] == b"A":
-        return rejected(
-            Reason.RUNTIME_ERROR, "the verifier forged the judge's result channel", **common
-        )
-    kind, body = frame[:1], frame[1:].decode("utf-8", "replace")
-    if kind == b"R":
-        return rejected(Reason.WRONG_ANSWER, _returned(body), **common)
-    if kind == b"M":
-        return rejected(Reason.MEMORY_LIMIT, f"MemoryError (limit {memory_limit_mb} MB)", **common)
-    if kind == b"E":
-        return rejected(
-            Reason.RUNTIME_ERROR, redact_host_paths(body)[:400] or "exception", **common
-        )
-    return rejected(
-        Reason.RUNTIME_ERROR, "the verifier wrote to the judge's result channel", **common
-    )
 
 
 class PythonJudge:
@@ -266,7 +139,20 @@ class PythonJudge:
             self._slots.release()
 
     def judge(self, job: PythonJob) -> Verdict:
-        """Never raises for bad input; JUDGE_ERROR when the sandbox is unavailable."""
+        """Never raises for bad input; JUDGE_ERROR when the sandbox is unavailable.
+
+        No detail of any verdict names a host path (the sandbox shows the interpreter and the
+        stdlib at their host paths; a set-up error names the checkout).
+        """
+        verdict = self._judge(job)
+        solver = verdict.solver_detail
+        return dataclasses.replace(
+            verdict,
+            detail=redact_host_paths(verdict.detail),
+            solver_detail=redact_host_paths(solver) if solver is not None else None,
+        )
+
+    def _judge(self, job: PythonJob) -> Verdict:
         started = time.monotonic()
         try:
             request_or_verdict = self._request(job)
@@ -365,6 +251,11 @@ class PythonJudge:
         """The cgroup folders of this pool's slots."""
         with self._lock:
             return [path for zygote in self._all for path in zygote.cgroup_dirs()]
+
+    def sandbox_uids(self) -> list[int | None]:
+        """The host uid of each running zygote's sandbox (None: the worker's own uid)."""
+        with self._lock:
+            return [zygote.sandbox_uid for zygote in self._all]
 
     def has_cgroups(self) -> bool:
         """Whether the zygotes measure memory with a cgroup (v1 or v2)."""

@@ -8,12 +8,14 @@ from judge.python.job import PythonJob
 from judge.python.runner import PythonJudge, default_judge
 from judge.sandbox.bwrap import find_bwrap
 from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.identity import is_root
 from judge.verdict import Outcome, Reason
 
 # Runs at module level (before the injection guard is armed) and fails loudly, naming every
 # layer that let a canary through. verify() returns True only when every canary was blocked.
 CANARY_VERIFIER = r'''
 """Self-test canaries."""
+EXPECT_READ_ONLY_DEVICES = {expect_read_only_devices}
 import ctypes
 import errno
 import os
@@ -54,6 +56,43 @@ for directory in WRITABLE_CANDIDATES:
 expect_blocked("mkdir /", lambda: os.mkdir("/canary"))
 
 libc = ctypes.CDLL(None, use_errno=True)
+# Refused by name in seccomp: each is called with arguments the kernel itself would answer
+# with EFAULT/EBADF/EINVAL (or 0), so only the filter's EPERM passes.
+BAD_FD, NULL = ctypes.c_long(-1), None
+FILTER_CANARIES = (
+    ("chmod", 90, NULL, 0), ("fchmod", 91, BAD_FD, 0), ("fchmodat", 268, BAD_FD, NULL, 0),
+    ("fchmodat2", 452, BAD_FD, NULL, 0, 0), ("chown", 92, NULL, 0, 0),
+    ("fchown", 93, BAD_FD, 0, 0), ("lchown", 94, NULL, 0, 0),
+    ("fchownat", 260, BAD_FD, NULL, 0, 0, 0), ("utime", 132, NULL, NULL),
+    ("utimes", 235, NULL, NULL), ("futimesat", 261, BAD_FD, NULL, NULL),
+    ("utimensat", 280, BAD_FD, NULL, NULL, 0), ("syncfs", 306, BAD_FD), ("fsync", 74, BAD_FD),
+    ("fdatasync", 75, BAD_FD), ("sync_file_range", 277, BAD_FD, 0, 0, 0), ("msync", 26, 1, 1, 0),
+    ("inotify_init1", 294, ctypes.c_long(0x7FFFFFFF)), ("inotify_add_watch", 254, BAD_FD, NULL, 0),
+    ("inotify_rm_watch", 255, BAD_FD, 0), ("fanotify_init", 300, ctypes.c_long(0x7FFFFFFF), 0),
+    ("fanotify_mark", 301, BAD_FD, 0, 0, BAD_FD, NULL), ("statmount", 457, NULL, NULL, 0, 0),
+    ("listmount", 458, NULL, NULL, 0, 0), ("cachestat", 451, BAD_FD, NULL, NULL, 0),
+    ("mincore", 27, 1, 1, NULL), ("membarrier", 324, ctypes.c_long(0x7FFFFFFF), 0, 0),
+    ("timer_create", 222, ctypes.c_long(-1), NULL, NULL), ("timerfd_create", 283, BAD_FD, 0),
+)  # fmt: skip
+for name, number, *arguments in FILTER_CANARIES:
+    if libc.syscall(number, *arguments) != -1 or ctypes.get_errno() != errno.EPERM:
+        leaks.append(name)
+# sync() cannot fail in the kernel: only the filter makes it return -1.
+if libc.syscall(162) != -1 or ctypes.get_errno() != errno.EPERM:
+    leaks.append("sync")
+# A syscall the allowlist does not know answers ENOSYS (sysinfo: host load and memory).
+if libc.syscall(99, NULL) != -1 or ctypes.get_errno() != errno.ENOSYS:
+    leaks.append("sysinfo (default deny)")
+import resource
+if resource.getrlimit(resource.RLIMIT_SIGPENDING)[1] > 16:
+    leaks.append("RLIMIT_SIGPENDING")
+if resource.getrlimit(resource.RLIMIT_NOFILE)[1] > 32:
+    leaks.append("RLIMIT_NOFILE")
+if EXPECT_READ_ONLY_DEVICES:
+    for device in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"):
+        if not os.statvfs(device).f_flag & os.ST_RDONLY:
+            leaks.append(f"{device} is not a read-only mount")
+    expect_blocked("chmod /dev/null", lambda: os.chmod("/dev/null", 0o666))
 # execve(NULL, ...): EPERM when seccomp refuses it, EFAULT when the kernel gets to look.
 if libc.syscall(59, None, None, None) != -1 or ctypes.get_errno() != errno.EPERM:
     leaks.append("exec")
@@ -108,9 +147,14 @@ def run_selftest(judge: PythonJudge | None = None) -> None:
     """Run the canaries through the real sandbox; raise SandboxUnavailable naming what leaked."""
     find_bwrap()
     pool = judge or default_judge()
-    verdict = pool.judge(
-        PythonJob(CANARY_VERIFIER, "canary", seed=0, time_limit_s=20, memory_limit_mb=256)
-    )
+    pooled = is_root()
+    if not pooled and os.environ.get("JUDGE_SANDBOX_ALLOW_NO_UID_POOL") != "1":
+        raise SandboxUnavailable(
+            "PYTHON JUDGE SELF-TEST FAILED: the worker is not root, so its sandboxes cannot run "
+            "as pool uids (set JUDGE_SANDBOX_ALLOW_NO_UID_POOL=1 to run them as the worker's uid)"
+        )
+    canary = CANARY_VERIFIER.replace("{expect_read_only_devices}", str(pooled))
+    verdict = pool.judge(PythonJob(canary, "canary", seed=0, time_limit_s=20, memory_limit_mb=256))
     if verdict.verdict is not Outcome.ACCEPTED:
         raise SandboxUnavailable(
             "PYTHON JUDGE SELF-TEST FAILED, refusing to judge: "
@@ -127,6 +171,11 @@ def run_selftest(judge: PythonJudge | None = None) -> None:
         raise SandboxUnavailable(
             f"PYTHON JUDGE SELF-TEST FAILED: a spinning verifier gave {spin.verdict} "
             f"{spin.reason}, not TIME_LIMIT"
+        )
+    uids = pool.sandbox_uids()
+    if pooled and (not uids or any(uid is None or uid == 0 for uid in uids)):
+        raise SandboxUnavailable(
+            f"PYTHON JUDGE SELF-TEST FAILED: sandboxes do not run as pool uids ({uids})"
         )
     if os.environ.get("JUDGE_PYTHON_ALLOW_NO_CGROUP") != "1" and not pool.has_cgroups():
         raise SandboxUnavailable(

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import os
+import posixpath
 import shutil
 
 from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.identity import SANDBOX_INNER_UID
 from judge.sandbox.rootfs import SANDBOX_HARNESS, RootFs
 
-# The unprivileged identity inside the sandbox. We run bwrap as root on this host; without
-# --uid/--gid bwrap keeps almost every capability (research brief §5).
-SANDBOX_UID = 65534
-SANDBOX_GID = 65534
+# The unprivileged identity inside the sandbox (a pool uid on the host, see identity.py).
+SANDBOX_UID = SANDBOX_INNER_UID
+SANDBOX_GID = SANDBOX_INNER_UID
+# What the harness needs, inside the sandbox's user namespace only and before it reads
+# anything, to remount the device nodes read-only, drop the bounding set and become the pool
+# uid (judge/python/harness_user.py). It holds none of them once it has.
+SET_UP_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETPCAP", "CAP_SETUID", "CAP_SETGID")
 
 # The only environment the zygote (and so every child) ever sees. Environment variables of a
 # parent are visible to its children, so nothing of the worker's environment may pass.
@@ -40,30 +45,51 @@ def find_bwrap() -> str:
     return path
 
 
-def build_argv(rootfs: RootFs, control_fd: int) -> list[str]:
-    """bwrap argv for a zygote that talks to the host on ``control_fd`` (inherited)."""
+def _parent_folders(paths: list[str]) -> list[str]:
+    """Every folder above the given paths, parents before children."""
+    folders: set[str] = set()
+    for path in paths:
+        parent = posixpath.dirname(posixpath.normpath(path))
+        while parent not in ("/", ""):
+            folders.add(parent)
+            parent = posixpath.dirname(parent)
+    return sorted(folders, key=lambda folder: (folder.count("/"), folder))
+
+
+def build_argv(rootfs: RootFs, control_fd: int, userns_fd: int | None = None) -> list[str]:
+    """bwrap argv for a zygote that talks to the host on ``control_fd`` (inherited).
+
+    ``userns_fd``: a user namespace mapping host root and the pool uid (identity.py); bwrap
+    sets up as root in it and the harness switches to the pool uid. None (a worker that is
+    not root): bwrap's own user namespace, the sandbox being the worker's uid.
+    """
+    if userns_fd is not None:
+        identity = ["--userns", str(userns_fd), "--uid", "0", "--gid", "0", "--cap-drop", "ALL"]
+        for capability in SET_UP_CAPABILITIES:
+            identity += ["--cap-add", capability]
+    else:
+        identity = ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID)]
+        identity += ["--cap-drop", "ALL"]
     argv = [
         find_bwrap(),
-        "--unshare-user",
+        *identity,
         "--unshare-pid",
         "--unshare-net",
         "--unshare-ipc",
         "--unshare-uts",
         "--unshare-cgroup",
-        "--uid",
-        str(SANDBOX_UID),
-        "--gid",
-        str(SANDBOX_GID),
         "--hostname",
         "sandbox",
         "--die-with-parent",
         "--new-session",
         "--clearenv",
-        "--cap-drop",
-        "ALL",
     ]
     for key, value in SANDBOX_ENV.items():
         argv += ["--setenv", key, value]
+    # bwrap, set up as root in the mapped namespace, would create the folders leading to each
+    # bind as 0700 root: the sandbox user could not reach the interpreter. Create them first.
+    for folder in _parent_folders([bind.dest for bind in rootfs.binds]):
+        argv += ["--perms", "0755", "--dir", folder]
     for bind in rootfs.binds:
         argv += ["--ro-bind", bind.source, bind.dest]
     for hidden in rootfs.hidden_dirs:
@@ -71,7 +97,8 @@ def build_argv(rootfs: RootFs, control_fd: int) -> list[str]:
         argv += ["--tmpfs", hidden, "--remount-ro", hidden]
     # Four device nodes and nothing else: bwrap's --dev would add /dev/shm (writable unless
     # remounted), /dev/pts with ptmx (ptys) and /dev/tty. The folder is part of the root,
-    # which is remounted read-only below.
+    # which is remounted read-only below; the nodes themselves are remounted read-only by the
+    # harness (bwrap's --remount-ro would add nodev and make them unusable).
     argv += ["--dir", "/dev"]
     for device in SANDBOX_DEVICES:
         argv += ["--dev-bind", device, device]

@@ -8,6 +8,8 @@ import select
 import signal
 import time
 
+from judge.sandbox.errors import SandboxUnavailable
+
 
 def _parent_map() -> dict[int, int]:
     parents: dict[int, int] = {}
@@ -86,3 +88,51 @@ def is_running(process: ProcessId) -> bool:
     if fields is None or int(fields[19]) != started:
         return False
     return fields[0] not in ("Z", "X")
+
+
+def _status_field(pid: int, field: str) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith(field + ":"):
+                    return line.split()[1:]
+    except OSError:
+        return None
+    return None
+
+
+def ns_pid_of(host_pid: int) -> int | None:
+    """The pid of a process in its innermost pid namespace."""
+    values = _status_field(host_pid, "NSpid")
+    try:
+        return int(values[-1]) if values else None
+    except ValueError:
+        return None
+
+
+def uids_of(host_pid: int) -> tuple[int, ...] | None:
+    """Real, effective, saved and filesystem uid of a process, on the host."""
+    values = _status_field(host_pid, "Uid")
+    try:
+        return tuple(int(value) for value in values) if values else None
+    except ValueError:
+        return None
+
+
+def vm_data_bytes(host_pid: int) -> int | None:
+    values = _status_field(host_pid, "VmData")
+    try:
+        return int(values[0]) * 1024 if values else None
+    except ValueError:
+        return None
+
+
+def ns_init_pidfd(bwrap_pid: int) -> int:
+    """pidfd of the process that is pid 1 of the sandbox's pid namespace."""
+    for pid in descendants(bwrap_pid):
+        if ns_pid_of(pid) == 1:
+            pidfd = os.pidfd_open(pid)
+            if ns_pid_of(pid) == 1:  # still the same process once pinned
+                return pidfd
+            os.close(pidfd)
+    raise SandboxUnavailable("could not find the sandbox's pid-namespace init")

@@ -24,6 +24,8 @@ SANDBOX_SITE = "/judge/site"
 # Where the in-sandbox harness program appears.
 SANDBOX_HARNESS = "/judge/harness.py"
 HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "harness.py"
+# Modules the harness imports from its own folder (stdlib only, like the harness).
+HARNESS_MODULES: tuple[str, ...] = ("harness_guard.py", "harness_user.py")
 # The import allowlist, loaded by the harness from beside itself.
 SANDBOX_IMPORTS = "/judge/imports.py"
 IMPORTS_SOURCE = HARNESS_SOURCE.with_name("imports.py")
@@ -135,6 +137,11 @@ def build_rootfs() -> RootFs:
     if not HARNESS_SOURCE.is_file():
         raise SandboxUnavailable(f"the harness {HARNESS_SOURCE} is missing")
     binds.append(Bind(str(HARNESS_SOURCE), SANDBOX_HARNESS))
+    for name in HARNESS_MODULES:
+        module = HARNESS_SOURCE.with_name(name)
+        if not module.is_file():
+            raise SandboxUnavailable(f"the harness module {name} is missing")
+        binds.append(Bind(str(module), str(pathlib.PurePosixPath(SANDBOX_HARNESS).with_name(name))))
     from judge.python.imports import VERIFIER_LIBRARY
 
     library_dir = PROJECT_DIR / VERIFIER_LIBRARY

@@ -10,7 +10,6 @@ wall clock, killing the child on a timeout or an output flood.
 
 from __future__ import annotations
 
-import array
 import contextlib
 import dataclasses
 import json
@@ -19,26 +18,33 @@ import os
 import resource
 import secrets
 import select
-import selectors
 import signal
 import socket
-import struct
 import subprocess  # noqa: S404 -- starts bubblewrap with an argv we build
 import threading
-import time
 from typing import Any
 
-from judge.sandbox import procs, seccomp
+from judge.sandbox import identity, procs, seccomp
 from judge.sandbox.bwrap import build_argv
 from judge.sandbox.cgroup import CgroupSlot, create_slot
+from judge.sandbox.channel import ChannelClosed, close_all, parse_frames, peer_pid, receive
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.rootfs import build_rootfs
+from judge.sandbox.watch import KILL_GRACE_S, OUTPUT_CAP_BYTES, RESULT_CAP_BYTES, watch_child
 
-OUTPUT_CAP_BYTES = 1 << 20  # stdout+stderr of a verdict; above this the child is killed
-RESULT_CAP_BYTES = 1 << 16
+__all__ = [
+    "KILL_GRACE_S",
+    "OUTPUT_CAP_BYTES",
+    "RECYCLE_AFTER_JOBS",
+    "RESULT_CAP_BYTES",
+    "SandboxRequest",
+    "SandboxResult",
+    "Zygote",
+    "parse_frames",
+]
+
 MAX_PIDS = 16  # threads included; fork is refused by seccomp anyway
 ZYGOTE_START_TIMEOUT_S = 60.0
-KILL_GRACE_S = 5.0
 RECYCLE_AFTER_JOBS = 500  # fresh zygote now and then: heap growth, shared ASLR layout
 
 _counter_lock = threading.Lock()
@@ -94,44 +100,6 @@ class _Child:
                 os.close(fd)
 
 
-def _ns_pid_of(host_pid: int) -> int | None:
-    try:
-        with open(f"/proc/{host_pid}/status") as handle:
-            for line in handle:
-                if line.startswith("NSpid:"):
-                    return int(line.split()[-1])
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def _vm_data_bytes(host_pid: int) -> int | None:
-    try:
-        with open(f"/proc/{host_pid}/status") as handle:
-            for line in handle:
-                if line.startswith("VmData:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def parse_frames(data: bytes) -> tuple[bytes, ...] | None:
-    """Split the result channel into frames; None if it is not a clean sequence of frames."""
-    frames: list[bytes] = []
-    offset = 0
-    while offset < len(data):
-        if offset + 4 > len(data):
-            return None
-        (length,) = struct.unpack(">I", data[offset : offset + 4])
-        offset += 4
-        if length > len(data) - offset:
-            return None
-        frames.append(data[offset : offset + length])
-        offset += length
-    return tuple(frames)
-
-
 class Zygote:
     """One sandboxed zygote and its cgroup slot. Not thread-safe: one verdict at a time."""
 
@@ -164,6 +132,7 @@ class Zygote:
         # re-parented (bwrap outside dies with the thread that started it).
         self._ns_init_pidfd: int | None = None
         self._retired: list[CgroupSlot] = []  # slots whose removal has to be retried
+        self._lease: identity.UidLease | None = None
         try:
             self._start()
         except BaseException:
@@ -175,6 +144,11 @@ class Zygote:
         return self._cgroup_kind
 
     @property
+    def sandbox_uid(self) -> int | None:
+        """The host uid this zygote's sandbox runs as (None: the worker's own, not root)."""
+        return self._lease.uid if self._lease is not None else None
+
+    @property
     def host_pids(self) -> list[int]:
         """Host pids of the bwrap process (for leak checks in tests)."""
         return [self._process.pid] if self._process else []
@@ -183,14 +157,21 @@ class Zygote:
 
     def _start(self) -> None:
         rootfs = build_rootfs()
+        userns_fd: int | None = None
+        if identity.is_root():
+            self._lease = identity.lease_uid()
+            userns_fd = identity.user_namespace_fd(self._lease.uid)
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = host_end
         try:
-            argv = build_argv(rootfs, zygote_end.fileno())
+            argv = build_argv(rootfs, zygote_end.fileno(), userns_fd)
+            passed = [zygote_end.fileno(), *([userns_fd] if userns_fd is not None else [])]
             self._process = subprocess.Popen(  # noqa: S603
                 argv,
-                pass_fds=[zygote_end.fileno()],
+                pass_fds=passed,
                 env={},
+                # bwrap (root, for its set-up) keeps none of the worker's supplementary groups.
+                extra_groups=[] if userns_fd is not None else None,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -201,28 +182,23 @@ class Zygote:
             raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
         finally:
             zygote_end.close()
+            if userns_fd is not None:
+                os.close(userns_fd)
         config = {
             "seccomp": self._seccomp_program.hex(),
             "max_cpu_s": self.max_cpu_s + 1,
             "max_threads": MAX_PIDS,
+            # With a pool uid mapped, the harness becomes it before it imports anything.
+            "sandbox_uid": identity.SANDBOX_INNER_UID if self._lease is not None else None,
         }
         host_end.sendall(json.dumps(config).encode())
         message, _ = self._recv(ZYGOTE_START_TIMEOUT_S)
         if message is None or message.get("event") != "zygote":
             detail = str(message.get("detail")) if message else self._stderr_tail()
             raise SandboxUnavailable(f"the sandboxed zygote did not start: {detail}")
-        self._ns_init_pidfd = self._find_ns_init(self._process.pid)
-
-    @staticmethod
-    def _find_ns_init(bwrap_pid: int) -> int:
-        """pidfd of the process that is pid 1 of the sandbox's pid namespace."""
-        for pid in procs.descendants(bwrap_pid):
-            if _ns_pid_of(pid) == 1:
-                pidfd = os.pidfd_open(pid)
-                if _ns_pid_of(pid) == 1:  # still the same process once pinned
-                    return pidfd
-                os.close(pidfd)
-        raise SandboxUnavailable("could not find the sandbox's pid-namespace init")
+        self._ns_init_pidfd = procs.ns_init_pidfd(self._process.pid)
+        if self._lease is not None:
+            identity.check_sandbox_uid(self._process.pid, self._lease.uid)
 
     def _stderr_tail(self) -> str:
         process = self._process
@@ -266,6 +242,10 @@ class Zygote:
             slot.remove()
         self._cgroup = None
         self._retired.clear()
+        if self._lease is not None:
+            # Only now that nothing of the sandbox runs may another slot take the uid.
+            self._lease.release()
+            self._lease = None
 
     def cgroup_dirs(self) -> list[str]:
         slots = [*([self._cgroup] if self._cgroup else []), *self._retired]
@@ -288,24 +268,11 @@ class Zygote:
             return None, []
         sock.settimeout(timeout_s)
         try:
-            data, ancillary, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(8 * 4))
-        except (TimeoutError, OSError):
+            message, fds = receive(sock)
+        except (TimeoutError, OSError, ChannelClosed):
             return None, []
-        fds: list[int] = []
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                received = array.array("i")
-                received.frombytes(payload[: len(payload) - len(payload) % 4])
-                fds.extend(received)
-        if not data:
-            for fd in fds:
-                os.close(fd)
-            return None, []
-        try:
-            message = json.loads(data)
-        except ValueError:
-            for fd in fds:
-                os.close(fd)
+        if message is None:
+            close_all(fds)
             return None, []
         return message, fds
 
@@ -326,12 +293,12 @@ class Zygote:
         job_w, result_r, output_r, creds_fd = fds
         ns_pid = int(message["pid"])
         try:
-            host_pid = self._host_pid(creds_fd)
+            host_pid = peer_pid(creds_fd)
         finally:
             os.close(creds_fd)
         pidfd = os.pidfd_open(host_pid)
         # The pidfd pins the process; make sure it is the child the zygote announced.
-        if _ns_pid_of(host_pid) != ns_pid:
+        if procs.ns_pid_of(host_pid) != ns_pid:
             os.close(pidfd)
             for fd in (job_w, result_r, output_r):
                 os.close(fd)
@@ -350,18 +317,6 @@ class Zygote:
             slot.add(host_pid)
         self._child = child
         return child
-
-    @staticmethod
-    def _host_pid(creds_fd: int) -> int:
-        with socket.socket(fileno=os.dup(creds_fd)) as creds:
-            creds.settimeout(10.0)
-            _, ancillary, _, _ = creds.recvmsg(16, socket.CMSG_SPACE(12))
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
-                pid, _, _ = struct.unpack("3i", payload[:12])
-                if pid > 0:
-                    return int(pid)
-        raise SandboxUnavailable("the verdict child sent no credentials")
 
     def prepare(self) -> None:
         """Make sure a child is ready (off the critical path, e.g. right after a verdict)."""
@@ -388,7 +343,7 @@ class Zygote:
             self._cgroup.prepare(memory_bytes=memory_bytes, max_pids=MAX_PIDS)
         else:
             # No cgroup on this host: cap the data segment above what the child already maps.
-            base = _vm_data_bytes(child.host_pid) or 0
+            base = procs.vm_data_bytes(child.host_pid) or 0
             resource.prlimit(child.host_pid, resource.RLIMIT_DATA, (base + memory_bytes,) * 2)
         resource.prlimit(child.host_pid, resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         payload = json.dumps(
@@ -399,112 +354,16 @@ class Zygote:
                 "solution": request.solution,
             }
         ).encode()
-        view = memoryview(payload)
-        started = time.monotonic()
         # Ask the zygote for the next child now: it forks while this job runs.
         assert self._sock is not None  # noqa: S101
-        self._sock.sendall(b'{"event": "take"}')
-        deadline = started + request.time_limit_s
-        timed_out = output_exceeded = False
-        killed_at: float | None = None
-        result = bytearray()
-        result_overflow = False
-        output_head = bytearray()
-        output_total = 0
-        exit_report: dict[str, Any] | None = None
-        ended_at: float | None = None
-
-        selector = selectors.DefaultSelector()
-        job_open = True
-        selector.register(child.job_w, selectors.EVENT_WRITE, "job")
-        selector.register(child.result_r, selectors.EVENT_READ, "result")
-        selector.register(child.output_r, selectors.EVENT_READ, "output")
-        assert self._sock is not None  # noqa: S101
-        self._sock.setblocking(False)
-        selector.register(self._sock, selectors.EVENT_READ, "control")
-        open_pipes = {"result", "output"}
-
-        def kill() -> None:
-            nonlocal killed_at
-            if killed_at is None:
-                killed_at = time.monotonic()
-                with contextlib.suppress(ProcessLookupError, OSError):
-                    signal.pidfd_send_signal(child.pidfd, signal.SIGKILL)
-
-        try:
-            while exit_report is None or open_pipes:
-                now = time.monotonic()
-                if killed_at is None and now >= deadline and exit_report is None:
-                    timed_out = True
-                    kill()
-                if killed_at is not None and now > killed_at + KILL_GRACE_S:
-                    raise SandboxUnavailable("the verdict child did not die after SIGKILL")
-                if exit_report is None and killed_at is None:
-                    timeout = max(0.0, deadline - now)
-                else:
-                    timeout = 0.5
-                for key, _ in selector.select(timeout):
-                    tag = key.data
-                    if tag == "job":
-                        try:
-                            written = os.write(child.job_w, view)
-                            view = view[written:]
-                        except BlockingIOError:
-                            continue
-                        except BrokenPipeError:
-                            view = view[len(view) :]
-                        if not view:
-                            selector.unregister(child.job_w)
-                            os.close(child.job_w)
-                            child.job_w = -1
-                            job_open = False
-                    elif tag == "result":
-                        chunk = self._read_some(child.result_r)
-                        if chunk is None:
-                            continue
-                        if not chunk:
-                            selector.unregister(child.result_r)
-                            open_pipes.discard("result")
-                        elif len(result) + len(chunk) > RESULT_CAP_BYTES:
-                            result_overflow = True
-                            kill()
-                        else:
-                            result += chunk
-                    elif tag == "output":
-                        chunk = self._read_some(child.output_r)
-                        if chunk is None:
-                            continue
-                        if not chunk:
-                            selector.unregister(child.output_r)
-                            open_pipes.discard("output")
-                        else:
-                            output_total += len(chunk)
-                            if len(output_head) < 4096:
-                                output_head += chunk[: 4096 - len(output_head)]
-                            if output_total > OUTPUT_CAP_BYTES:
-                                output_exceeded = True
-                                kill()
-                    elif tag == "control":
-                        message, fds = self._recv_nonblocking()
-                        if message is None and not fds:
-                            continue
-                        if message is not None and message.get("event") == "exit":
-                            if int(message.get("pid", -1)) != child.ns_pid:
-                                raise SandboxUnavailable("zygote reported an unknown child")
-                            exit_report = message
-                            ended_at = time.monotonic()
-                        else:
-                            self._pending.append((message or {}, fds))
-        finally:
-            selector.close()
-            if self._sock is not None:
-                self._sock.setblocking(True)
-            if job_open and child.job_w >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(child.job_w)
-                child.job_w = -1
-
-        wall = (ended_at or time.monotonic()) - started
+        observed = watch_child(
+            child,
+            self._sock,
+            payload=payload,
+            time_limit_s=request.time_limit_s,
+            pending=self._pending,
+        )
+        exit_report = observed.exit_report
         peak: int | None = None
         oom = False
         if self._cgroup is not None:
@@ -516,15 +375,15 @@ class Zygote:
         # Without a cgroup there is no honest per-verdict figure (ru_maxrss counts the pages
         # shared with the zygote), so max_memory_mb stays null.
         return SandboxResult(
-            frames=None if result_overflow else parse_frames(bytes(result)),
+            frames=None if observed.result_overflow else parse_frames(observed.result),
             exit_status=int(exit_report["status"]) if exit_report else None,
-            timed_out=timed_out,
-            output_exceeded=output_exceeded,
+            timed_out=observed.timed_out,
+            output_exceeded=observed.output_exceeded,
             oom_killed=oom,
-            wall_time_s=wall,
+            wall_time_s=observed.wall_time_s,
             cpu_time_s=cpu,
             peak_memory_bytes=peak,
-            output_head=bytes(output_head),
+            output_head=observed.output_head,
         )
 
     def _retire_slot(self) -> None:
@@ -537,35 +396,3 @@ class Zygote:
             if not slot.try_remove():
                 still.append(slot)
         self._retired = still
-
-    @staticmethod
-    def _read_some(fd: int) -> bytes | None:
-        try:
-            return os.read(fd, 1 << 16)
-        except BlockingIOError:
-            return None
-
-    def _recv_nonblocking(self) -> tuple[dict[str, Any] | None, list[int]]:
-        sock = self._sock
-        if sock is None:
-            return None, []
-        try:
-            data, ancillary, _, _ = sock.recvmsg(1 << 16, socket.CMSG_SPACE(8 * 4))
-        except BlockingIOError:
-            return None, []
-        except OSError as exc:
-            raise SandboxUnavailable(f"the zygote's control socket failed: {exc}") from exc
-        fds: list[int] = []
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                received = array.array("i")
-                received.frombytes(payload[: len(payload) - len(payload) % 4])
-                fds.extend(received)
-        if not data:
-            for fd in fds:
-                os.close(fd)
-            raise SandboxUnavailable("the zygote died during a verdict")
-        try:
-            return json.loads(data), fds
-        except ValueError:
-            return None, fds

@@ -196,11 +196,17 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         solution = Solution.objects.select_for_update().get(pk=solution_id)
         if VerdictRecord.objects.filter(solution=solution).exists():
             return solution
+        # The record is what the solver reads (API and page). A private verifier's exception
+        # message can hold its hidden values: the solver gets the judge's redacted line; the
+        # author sees the full text in dry runs.
+        version = solution.verifier_version
+        is_public = version is not None and version.verifier.is_source_public
+        detail = verdict.detail if is_public else verdict.detail_for_solver
         VerdictRecord.objects.create(
             solution=solution,
             verdict=verdict.verdict.value,
             reason=verdict.reason.value if verdict.reason else "",
-            detail=verdict.detail[:2000],
+            detail=detail[:2000],
             seed=verdict.seed,
             wall_time_s=verdict.wall_time_s,
             cpu_time_s=verdict.cpu_time_s,

@@ -8,6 +8,7 @@ layer that blocked it, which the `detail:` line pins.
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import os
 import pathlib
@@ -40,6 +41,46 @@ def _stat(path: str) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
+DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _devices() -> dict[str, tuple[int, int, int, int, int, int]]:
+    """Mode, inode, owner, group, device number and change time of the host's device nodes."""
+    found = {}
+    for device in DEVICES:
+        info = os.stat(device)
+        found[device] = (
+            info.st_mode,
+            info.st_ino,
+            info.st_uid,
+            info.st_gid,
+            info.st_rdev,
+            info.st_ctime_ns,
+        )
+    return found
+
+
+def _root_can_watch_files() -> bool:
+    """The host's root (this test process) can still create an inotify instance and a watch."""
+    fd = _libc.inotify_init1(os.O_CLOEXEC)
+    if fd < 0:
+        return False
+    try:
+        return _libc.inotify_add_watch(fd, b"/", 0x100) >= 0  # IN_CREATE
+    finally:
+        os.close(fd)
+
+
+def _root_can_create_a_timer() -> bool:
+    """The host's root can still create a POSIX timer (timer_create failed with EAGAIN)."""
+    timer = ctypes.c_void_p()
+    if _libc.syscall(222, 1, None, ctypes.byref(timer)) != 0:  # timer_create(MONOTONIC)
+        return False
+    _libc.syscall(226, timer)  # timer_delete
+    return True
+
+
 def test_there_are_at_least_45_attacks() -> None:
     assert len(CASES) >= 45
 
@@ -59,6 +100,7 @@ def test_attack_is_contained(
     stdlib_os = os.__file__
     before = _stat(stdlib_os)
     existed = {path: path.exists() for path in PWNED_PATHS}
+    devices = _devices()
 
     verdict = redteam_judge.judge(job)
 
@@ -76,6 +118,10 @@ def test_attack_is_contained(
     assert {path: path.exists() for path in PWNED_PATHS} == existed
     assert _stat(stdlib_os) == before
     assert redteam_judge.leftover_processes() == []
+    # The host's device nodes, and root's own inotify and timers, are as they were.
+    assert _devices() == devices
+    assert _root_can_watch_files()
+    assert _root_can_create_a_timer()
     # Nothing of the host leaks into the detail shown to the solver (beyond what the program
     # itself named).
     for marker in (PROJECT_ROOT, ".venv", "DATABASE_URL", "REDIS_URL"):

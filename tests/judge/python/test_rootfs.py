@@ -10,7 +10,13 @@ import numpy
 
 import judge.python
 from judge.sandbox import bwrap
-from judge.sandbox.rootfs import SANDBOX_HARNESS, SANDBOX_IMPORTS, SANDBOX_SITE, build_rootfs
+from judge.sandbox.rootfs import (
+    HARNESS_MODULES,
+    SANDBOX_HARNESS,
+    SANDBOX_IMPORTS,
+    SANDBOX_SITE,
+    build_rootfs,
+)
 
 SITE_PACKAGES = pathlib.Path(numpy.__file__).resolve().parent.parent
 ALLOWED_PACKAGE_DIRS = {"numpy", "numpy.libs", "scipy", "scipy.libs", "sympy", "mpmath"}
@@ -27,20 +33,24 @@ def test_packages_are_bound_one_by_one_into_the_synthetic_site() -> None:
 def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
     rootfs = build_rootfs()
     stdlib = os.path.dirname(os.__file__)
-    harness_binds = [b for b in rootfs.binds if b.dest == SANDBOX_HARNESS]
-    # The harness is the one project file inside, bound alone, wherever the checkout lives.
-    assert [b.source for b in harness_binds] == [
-        str(pathlib.Path(judge.python.__file__).resolve().with_name("harness.py"))
-    ]
-    # Besides it: the import allowlist it loads, and the verifier library (one package).
-    project = pathlib.Path(judge.python.__file__).resolve().parents[2]
-    project_binds = {b.dest: b.source for b in rootfs.binds if b.dest != SANDBOX_HARNESS}
-    assert project_binds[SANDBOX_IMPORTS] == str(project / "judge" / "python" / "imports.py")
-    library = f"{SANDBOX_SITE}/formalmarket_verify"
-    assert project_binds[library] == str(project / "formalmarket_verify")
+    harness_dir = pathlib.Path(judge.python.__file__).resolve().parent
+    project = harness_dir.parents[1]
+    harness_dests = {
+        SANDBOX_HARNESS: harness_dir / "harness.py",
+        **{f"/judge/{name}": harness_dir / name for name in HARNESS_MODULES},
+        # The import allowlist the harness loads, and the verifier library (one package).
+        SANDBOX_IMPORTS: harness_dir / "imports.py",
+        f"{SANDBOX_SITE}/formalmarket_verify": project / "formalmarket_verify",
+    }
+    # The harness, its two stdlib-only modules, the allowlist and the library are the only
+    # project files inside, each bound alone, wherever the checkout lives.
+    harness_binds = [b for b in rootfs.binds if b.dest in harness_dests]
+    assert sorted((b.dest, b.source) for b in harness_binds) == sorted(
+        (dest, str(source)) for dest, source in harness_dests.items()
+    )
     for bind in rootfs.binds:
         source = bind.source
-        if bind.dest in (SANDBOX_HARNESS, SANDBOX_IMPORTS, library):
+        if bind.dest in harness_dests:
             continue
         allowed = (
             source == os.path.realpath(sys.executable)

@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: Read-only file system
+# detail: Permission denied
 import os
 
 

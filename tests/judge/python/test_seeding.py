@@ -1,0 +1,90 @@
+"""Every library RNG is reseeded from the verdict's seed, the same in any fresh zygote."""
+
+from __future__ import annotations
+
+import collections.abc
+
+import pytest
+
+from judge.python import PythonJob, PythonJudge
+
+# The values leave the sandbox in the RUNTIME_ERROR detail (the author's view).
+DRAW = """
+import random
+import numpy
+import sympy
+from sympy.core.random import rng, _assumptions_rng
+from sympy.ntheory.generate import randprime
+
+def verify(solution, rng_):
+    values = (
+        random.random(), float(numpy.random.random()), rng.random(), _assumptions_rng.random(),
+        int(randprime(10**6, 10**7)), sympy.Dummy().dummy_index,
+    )
+    raise ValueError(repr(values))
+"""
+
+
+@pytest.fixture
+def two_fresh_judges() -> collections.abc.Iterator[tuple[PythonJudge, PythonJudge]]:
+    first, second = PythonJudge(size=1), PythonJudge(size=1)
+    yield first, second
+    first.close()
+    second.close()
+
+
+def _values(judge: PythonJudge, seed: int) -> str:
+    verdict = judge.judge(PythonJob(DRAW, "", seed=seed, time_limit_s=10))
+    assert verdict.detail.startswith("ValueError: ("), verdict.detail
+    return verdict.detail
+
+
+def test_the_same_seed_gives_the_same_values_in_two_fresh_zygotes(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, second = two_fresh_judges
+
+    assert _values(first, 7) == _values(second, 7)
+
+
+def test_different_seeds_give_different_values_in_every_generator(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, _ = two_fresh_judges
+
+    one = _values(first, 1).removeprefix("ValueError: (").rstrip(")").split(", ")
+    two = _values(first, 2).removeprefix("ValueError: (").rstrip(")").split(", ")
+
+    assert len(one) == len(two) == 6
+    assert all(a != b for a, b in zip(one, two, strict=True))
+
+
+def test_numpy_legacy_stream_takes_the_full_seed(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, _ = two_fresh_judges
+    source = "import numpy\ndef verify(s, r):\n    raise ValueError(numpy.random.random())\n"
+
+    low = first.judge(PythonJob(source, "", seed=5, time_limit_s=10)).detail
+    high = first.judge(PythonJob(source, "", seed=5 + 2**32, time_limit_s=10)).detail
+
+    assert low.startswith("ValueError: 0.") and high.startswith("ValueError: 0.")
+    assert low != high
+
+
+def test_a_solver_sees_the_exception_type_and_not_the_hidden_values(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, _ = two_fresh_judges
+    source = (
+        "import sympy\nx = sympy.Symbol('x')\ndef verify(s, r):\n    return bool(x < 987654321)\n"
+    )
+
+    verdict = first.judge(PythonJob(source, "", seed=1, time_limit_s=10))
+
+    assert verdict.reason is not None and verdict.reason.value == "RUNTIME_ERROR"
+    assert "987654321" in verdict.detail
+    assert verdict.solver_detail == (
+        "the verifier raised TypeError (the message is shown to the verifier's author only)"
+    )
+    assert "987654321" not in verdict.detail_for_solver

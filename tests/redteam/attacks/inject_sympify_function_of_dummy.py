@@ -1,0 +1,15 @@
+"""The solution builds its function class from a Dummy (or from posify's output): the class
+inherits the Dummy's assumptions, false ones included (ACCEPTED before Function required a
+string literal)."""
+
+# ruff: noqa -- an example program, linted only for what it is meant to show
+# expect: REJECTED RUNTIME_ERROR
+# detail: refused to build classes with Function
+# solution: Function(Dummy('f'))(x**2)
+import sympy
+
+
+def verify(solution, rng):
+    x = sympy.Symbol("x")
+    answer = sympy.sympify(solution)
+    return sympy.simplify(answer - x**2) == 0
