@@ -9,17 +9,14 @@ import pytest
 from market.models import AccountKind
 from market.payments.models import (
     ConnectedAccount,
-    Deposit,
-    DepositStatus,
     Withdrawal,
     WithdrawalStatus,
 )
-from market.payments.services.webhooks import handle_webhook
 from market.payments.services.withdrawals import request_withdrawal
 from tests.factories import UserFactory
 from tests.market.helpers import balance
 from tests.payments import fakes
-from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+from tests.payments.helpers import assert_payments_invariants, earn_proceeds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,14 +33,8 @@ def wait_for_status(withdrawal_id: int, timeout_s: float = 30.0) -> Withdrawal:
 
 def funded_seller(amount: int):
     user = UserFactory()
-    deposit = Deposit.objects.create(
-        user=user,
-        amount_minor=amount,
-        checkout_session_id=f"cs_wk_{user.pk}",
-        status=DepositStatus.OPEN,
-    )
-    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
-    handle_webhook(payload=payload, signature_header=header)
+    # Withdrawals pay out sale proceeds only (deposits go back as refunds).
+    earn_proceeds(user, amount)
     ConnectedAccount.objects.create(
         user=user, stripe_account_id=f"acct_{user.pk}", payouts_enabled=True
     )
