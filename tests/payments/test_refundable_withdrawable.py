@@ -184,3 +184,45 @@ def test_a_refunded_deposit_cannot_keep_its_bid_open():
     assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
     assert (usd(user), usd(user, AccountKind.HELD), usd(user, AccountKind.DEBT)) == (0, 0, 0)
     assert_payments_invariants()
+
+
+def test_with_no_hold_window_a_sale_is_withdrawable_at_once_and_a_price_improvement_is_not(
+    settings,
+):
+    from market.services.orders import fee_for
+
+    settings.PROCEEDS_HOLD_WINDOW_S = 0
+    seller, buyer = UserFactory(), UserFactory()
+    paid_deposit(buyer, 3_000)
+    market = Market(currency=Currency.USD, is_demo=False)
+    place_ask(
+        seller=seller,
+        solution=market.accepted(solver=seller),
+        price=Money(2_000, Currency.USD),
+        quantity=1,
+    )
+    # The buyer bids 2 500 and pays the maker's 2 000: 500 comes back as deposit money.
+    place_bid(buyer=buyer, problem=market.problem, price=Money(2_500, Currency.USD), quantity=1)
+
+    assert split(seller) == (0, 2_000 - fee_for(2_000))
+    assert split(buyer) == (1_000, 0)
+    assert_payments_invariants()
+
+
+def test_the_deposit_form_never_shows_the_librarys_error_text(client, fake_stripe):
+    from tests.payments import fakes
+
+    user = UserFactory()
+    client.force_login(user)
+    fake_stripe.answer(
+        "POST",
+        "/v1/checkout/sessions",
+        503,
+        fakes.error(503, "api_error", None, "getaddrinfo failed for api.stripe.com"),
+    )
+
+    page = client.post("/payments/deposit/", {"amount": "25"}, follow=True).content.decode()
+
+    assert "Stripe cannot be reached right now; nothing was charged." in page
+    assert "getaddrinfo" not in page and "api.stripe.com" not in page
+    assert Deposit.objects.count() == 0

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.db.models import Q, Sum
+from django.db.models import Sum
 
 from market.models import Account, LedgerTransaction, Posting, Trade
 from market.payments.models import (
@@ -91,7 +91,7 @@ def _walk_withdrawable(user_id: int, available: Account) -> tuple[int, int]:
     # proceeds; a buyer's price improvement on a trade is not.
     sold = set(
         Trade.objects.filter(
-            Q(seller_id=user_id),
+            seller_id=user_id,
             ledger_transaction_id__in=[t for _, t, k in rows if k == _Kind.TRADE],
         ).values_list("ledger_transaction_id", flat=True)
     )
