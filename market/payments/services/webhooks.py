@@ -18,12 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 import stripe
-from django.db import DataError, IntegrityError, transaction
+from django.db import DatabaseError, DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from market.models import AccountKind, LedgerTransaction
 from market.payments import stripe_client
-from market.payments.exceptions import InvalidWebhook, LivemodeMismatch
+from market.payments.exceptions import InvalidWebhook, LivemodeMismatch, PaymentsBusy
 from market.payments.models import (
     ConnectedAccount,
     Deposit,
@@ -137,6 +137,15 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
     except DataError as error:
         logger.exception("stripe event %s has a value out of range", event_id)
         raise InvalidWebhook("malformed event: a value is out of range") from error
+    except DatabaseError as error:
+        # A deadlock victim, a lost connection: nothing was recorded; Stripe retries.
+        logger.exception("stripe event %s: database error", event_id)
+        raise PaymentsBusy("the event could not be applied now; deliver it again") from error
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+        # A shape no check above foresaw: refused (rolled back, nothing recorded), logged for
+        # a person, never a 500.
+        logger.exception("stripe event %s could not be read", event_id)
+        raise InvalidWebhook("malformed event: it could not be read") from error
     logger.info("stripe event %s %s: %s %s", event_id, record.type, outcome, detail)
     return record, True
 
