@@ -185,3 +185,48 @@ def test_duplicate_dispute_events_freeze_once():
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_5", 3_000, "won")))
     assert usd(user) == 3_000
     assert_payments_invariants()
+
+
+def test_a_dispute_leaving_debt_cancels_every_open_usd_bid_and_keeps_asks_and_demo_bids():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    buy_one(user, 1_000)
+    bids = [
+        place_bid(
+            buyer=user,
+            problem=ProblemFactory(currency=Currency.USD),
+            price=Money(price, Currency.USD),
+            quantity=1,
+        )
+        for price in (400, 600)
+    ]
+    demo = ProblemFactory(currency=Currency.DEMO)
+    from market.models import LedgerTransaction
+    from market.services.ledger import get_system_account, get_user_accounts, transfer
+
+    mint = get_system_account(currency="DEMO", kind=AccountKind.MINT)
+    demo_available = get_user_accounts(keys=[(user.pk, AccountKind.AVAILABLE)], currency="DEMO")[
+        (user.pk, AccountKind.AVAILABLE)
+    ]
+    transfer(
+        kind=LedgerTransaction.Kind.DEMO_GRANT,
+        currency="DEMO",
+        legs=[(mint, -500), (demo_available, 500)],
+    )
+    demo_bid = place_bid(buyer=user, problem=demo, price=Money(500, Currency.DEMO), quantity=1)
+    market = Market(currency=Currency.USD, is_demo=False)
+    ask = place_ask(
+        seller=user,
+        solution=market.accepted(solver=user),
+        price=Money(9_000, Currency.USD),
+        quantity=1,
+    )
+
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_all", 3_000, "needs_response")))
+
+    # 1 000 available frozen, 2 000 debt; both bids cancelled, their 1 000 repays half.
+    assert [Order.objects.get(pk=b.pk).status for b in bids] == [OrderStatus.CANCELLED] * 2
+    assert Order.objects.get(pk=ask.pk).status == OrderStatus.OPEN
+    assert Order.objects.get(pk=demo_bid.pk).status == OrderStatus.OPEN
+    assert usd(user, AccountKind.DEBT) == -1_000 and usd(user, AccountKind.HELD) == 0
+    assert_payments_invariants()

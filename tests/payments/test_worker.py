@@ -87,3 +87,39 @@ def test_worker_releases_funds_when_the_transfer_is_refused(celery_worker, fake_
     assert balance(user, currency="USD") == 10_000
     assert balance(user, AccountKind.HELD, currency="USD") == 0
     assert_payments_invariants()
+
+
+def test_worker_sends_a_users_refund_after_commit_and_retries_a_500(celery_worker, fake_stripe):
+    from market.payments.models import Deposit, DepositRefund, DepositStatus, RefundStatus
+    from market.payments.services.refunds import request_deposit_refund
+    from market.payments.services.webhooks import handle_webhook
+    from tests.payments.helpers import completed_session, event, sign
+
+    user = UserFactory()
+    deposit = Deposit.objects.create(
+        user=user, amount_minor=4_000, checkout_session_id="cs_wk_r", status=DepositStatus.OPEN
+    )
+    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+    handle_webhook(payload=payload, signature_header=header)
+    deposit.refresh_from_db()
+    fake_stripe.answer("POST", "/v1/refunds", 500, fakes.error(500, "api_error", None, "boom"))
+    fake_stripe.answer("GET", "/v1/refunds", 200, {"object": "list", "data": []})
+    fake_stripe.answer(
+        "POST",
+        "/v1/refunds",
+        200,
+        {"id": "re_wk", "object": "refund", "amount": 1_500, "status": "pending"},
+    )
+
+    refund = request_deposit_refund(user=user, deposit_id=deposit.pk, amount_minor=1_500)
+    deadline = time.monotonic() + 30
+    while DepositRefund.objects.get(pk=refund.pk).status == RefundStatus.REQUESTED:
+        assert time.monotonic() < deadline, "refund still requested after 30 s"
+        time.sleep(0.1)
+
+    done = DepositRefund.objects.get(pk=refund.pk)
+    assert done.status == RefundStatus.SUCCEEDED and done.stripe_refund_id == "re_wk"
+    posts = fake_stripe.requests_to("POST", "/v1/refunds")
+    assert [r.idempotency_key for r in posts] == [f"deposit-refund-{refund.pk}"] * 2
+    assert balance(user, currency="USD") == 2_500
+    assert_payments_invariants()
