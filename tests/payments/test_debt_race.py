@@ -198,3 +198,33 @@ def test_disputes_and_trades_released_together_never_deadlock(settings):
         assert (status, debt) in {(OrderStatus.CANCELLED, 0), (OrderStatus.FILLED, -5_000)}
         assert_payments_invariants()
     assert outcomes <= {OrderStatus.CANCELLED, OrderStatus.FILLED}
+
+
+def test_a_bid_on_a_problem_not_locked_first_is_cancelled_or_the_event_is_deferred(settings):
+    """A bid placed between the listing of the user's bid problems and the lock of their
+    accounts sits on a problem the dispute did not lock: it is locked NOWAIT (waiting while
+    holding the user's accounts could deadlock with a trade on it). Free: cancelled. Busy:
+    PaymentsBusy, and the whole event rolls back (Stripe delivers it again)."""
+    from market.payments.exceptions import PaymentsBusy
+    from market.payments.services.debtors import cancel_open_usd_bids
+
+    buyer, bid, problem, _, _ = setup_bid(settings)
+    blocker = Blocker(
+        lambda: Problem.objects.select_for_update(no_key=True).filter(pk=problem.pk).exists()
+    )
+    blocker.start()
+    assert blocker.locked.wait(10)
+    try:
+        with pytest.raises(PaymentsBusy), transaction.atomic():
+            cancel_open_usd_bids(user_id=buyer.pk, locked_problem_ids=set())
+        assert Order.objects.get(pk=bid.pk).status == OrderStatus.OPEN
+    finally:
+        blocker.release.set()
+        blocker.join(30)
+    close_old_connections()
+
+    with transaction.atomic():
+        assert cancel_open_usd_bids(user_id=buyer.pk, locked_problem_ids=set()) == 1
+    assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
+    assert usd(buyer) == 5_000 and usd(buyer, AccountKind.HELD) == 0
+    assert_payments_invariants()

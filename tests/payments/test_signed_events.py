@@ -369,7 +369,7 @@ def shaped_events(draw: st.DrawFn) -> Any:
 
 
 @hsettings(
-    max_examples=150,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
