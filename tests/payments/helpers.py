@@ -120,6 +120,7 @@ def assert_payments_invariants() -> None:
     ):
         unreleased = _sum(ProceedsHold.objects.filter(user=account.owner, released_at=None))
         assert account.balance_minor == unreleased, f"{account}: pending != unreleased holds"
+    assert_deposit_caps()
 
 
 _earned = itertools.count(1)
@@ -159,3 +160,21 @@ def earn_proceeds(seller: Any, amount: int) -> None:
     place_ask(seller=seller, solution=solution, price=Money(price, Currency.USD), quantity=1)
     later = timezone.now() + timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S + 1)
     assert release_matured_proceeds(now=later) >= 1
+
+
+def assert_deposit_caps() -> None:
+    """Refunds and open or lost disputes on one deposit never exceed its amount, and every
+    refund the user asked for and Stripe did not refuse is counted in refunded_minor."""
+    from market.payments.models import DepositRefund, RefundStatus
+
+    for deposit in Deposit.objects.all():
+        disputed = _sum(
+            Dispute.objects.filter(
+                deposit=deposit, status__in=(DisputeStatus.OPEN, DisputeStatus.LOST)
+            )
+        )
+        assert deposit.refunded_minor + disputed <= deposit.amount_minor, deposit
+        asked = _sum(
+            DepositRefund.objects.filter(deposit=deposit).exclude(status=RefundStatus.FAILED)
+        )
+        assert asked <= deposit.refunded_minor, deposit
