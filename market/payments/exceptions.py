@@ -57,3 +57,23 @@ class EventOutOfOrder(PlatformError):
 
     code = "payments:event-out-of-order"
     http_status = 409
+
+
+class LivemodeMismatch(InvalidWebhook):
+    """A live-mode event on a test-key server, or the reverse: answered 400, not recorded."""
+
+    code = "payments:livemode-mismatch"
+
+
+class PaymentsBusy(PlatformError):
+    """A lock could not be taken without risking a deadlock: nothing changed; retry."""
+
+    code = "payments:busy"
+    http_status = 503
+
+
+class NotRefundable(UserError):
+    """More than the deposit's unspent, unrefunded, undisputed amount was asked back."""
+
+    code = "payments:not-refundable"
+    http_status = 409

@@ -63,7 +63,12 @@ class Deposit(models.Model):
     payment_intent_id = models.CharField(max_length=255, null=True, blank=True, unique=True)  # noqa: DJ001
     # The client's Idempotency-Key (API) or a form token (pages); replays return this row.
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001
+    # What our ledger has given back of this deposit by refund: refunds the user asked for
+    # (from the moment they are requested, reversed if Stripe refuses) and refunds made at
+    # Stripe (charge.refunded). Refunds + disputes (open or lost) never exceed the amount.
     refunded_minor = models.BigIntegerField(default=0)
+    # The largest cumulative ``amount_refunded`` Stripe reported for the payment.
+    stripe_refunded_minor = models.BigIntegerField(default=0)
     ledger_transaction = models.OneToOneField(
         LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -77,6 +82,12 @@ class Deposit(models.Model):
             models.CheckConstraint(
                 condition=Q(refunded_minor__gte=0, refunded_minor__lte=F("amount_minor")),
                 name="deposit_refund_within_amount",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    stripe_refunded_minor__gte=0, stripe_refunded_minor__lte=F("amount_minor")
+                ),
+                name="deposit_stripe_refund_within_amount",
             ),
             models.CheckConstraint(
                 condition=~Q(status=DepositStatus.PAID) | Q(ledger_transaction__isnull=False),
@@ -258,3 +269,63 @@ class ProceedsHold(models.Model):
 
     def __str__(self) -> str:
         return f"proceeds {self.amount_minor} for {self.user_id} at {self.available_at}"
+
+
+class RefundStatus(models.TextChoices):
+    REQUESTED = "requested", "Requested; not yet confirmed by Stripe"
+    SUCCEEDED = "succeeded", "Refunded to the original payment"
+    FAILED = "failed", "Refused by Stripe: funds returned to your balance"
+
+
+class DepositRefund(models.Model):
+    """A refund the user asked for: unspent deposited USD back to the deposit's payment.
+
+    The amount leaves the user's available USD when requested (deposit.refunded_minor counts
+    it from then on); a refusal by Stripe puts it back.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deposit_refunds"
+    )
+    deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="user_refunds")
+    amount_minor = models.BigIntegerField()
+    status = models.CharField(
+        max_length=10, choices=RefundStatus.choices, default=RefundStatus.REQUESTED
+    )
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)  # noqa: DJ001
+    stripe_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)  # noqa: DJ001
+    attempts = models.PositiveIntegerField(default=0)
+    failure_code = models.CharField(max_length=100, blank=True)
+    failure_message = models.CharField(max_length=500, blank=True)
+    request_transaction = models.OneToOneField(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+    close_transaction = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0), name="depositrefund_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=RefundStatus.SUCCEEDED) | Q(stripe_refund_id__isnull=False),
+                name="depositrefund_succeeded_has_stripe_id",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=RefundStatus.FAILED) | Q(close_transaction__isnull=False),
+                name="depositrefund_failed_has_close_transaction",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="depositrefund_unique_idempotency_key",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-id"], name="depositrefund_user_recent")]
+
+    def __str__(self) -> str:
+        return f"refund {self.pk} of deposit {self.deposit_id}: {self.amount_minor} {self.status}"

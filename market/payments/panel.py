@@ -29,6 +29,16 @@ def usd_panel_context(request: HttpRequest) -> dict[str, Any]:
         "usd": {
             "is_enabled": True,
             "available": usd(summary.available_minor),
+            "refundable": usd(summary.refundable_minor),
+            "refundable_minor": summary.refundable_minor,
+            "withdrawable": usd(summary.withdrawable_minor),
+            "withdrawable_minor": summary.withdrawable_minor,
+            "refundable_deposits": [
+                {"id": d.pk, "paid_at": d.paid_at, "amount": usd(d.amount_minor), "room": usd(room)}
+                for d, room in selectors.list_refundable_deposits(
+                    user=request.user, refundable_minor=summary.refundable_minor
+                )
+            ],
             "held": usd(summary.held_minor),
             "pending": usd(summary.pending_minor),
             "pending_minor": summary.pending_minor,
@@ -62,9 +72,20 @@ def usd_panel_context(request: HttpRequest) -> dict[str, Any]:
                     + (f": {w.failure_message}" if w.failure_message else ""),
                 }
                 for w in selectors.list_withdrawals(user=request.user, limit=5)
+            ]
+            + [
+                {
+                    "at": r.created_at,
+                    "what": f"Refund of deposit {r.deposit_id}",
+                    "amount": usd(r.amount_minor),
+                    "status": r.get_status_display()
+                    + (f": {r.failure_message}" if r.failure_message else ""),
+                }
+                for r in selectors.list_deposit_refunds(user=request.user, limit=5)
             ],
             # One token per rendered form: a double submit is one deposit / withdrawal.
             "deposit_token": uuid.uuid4().hex,
             "withdraw_token": uuid.uuid4().hex,
+            "refund_token": uuid.uuid4().hex,
         }
     }

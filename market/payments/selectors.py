@@ -7,16 +7,19 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet, Sum
+from django.db.models import QuerySet
 
 from market.models import Account, AccountKind, Posting
 from market.money import Currency
 from market.payments.models import (
     ConnectedAccount,
     Deposit,
+    DepositRefund,
+    DepositStatus,
     ProceedsHold,
     Withdrawal,
 )
+from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
 from market.payments.stripe_client import usd_enabled
 
 
@@ -24,6 +27,8 @@ from market.payments.stripe_client import usd_enabled
 class UsdSummary:
     is_enabled: bool
     available_minor: int
+    refundable_minor: int  # part of available: unspent deposits, back only as a refund
+    withdrawable_minor: int  # part of available: matured sale proceeds, out by transfer
     held_minor: int
     pending_minor: int
     debt_minor: int  # <= 0: what the user owes
@@ -43,11 +48,13 @@ class UsdSummary:
 
 
 def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
-    balances = dict(
-        Account.objects.filter(owner_id=user.pk, currency=Currency.USD).values_list(
-            "kind", "balance_minor"
-        )
-    )
+    accounts = {a.kind: a for a in Account.objects.filter(owner_id=user.pk, currency=Currency.USD)}
+    balances = {kind: a.balance_minor for kind, a in accounts.items()}
+    available = accounts.get(AccountKind.AVAILABLE)
+    refundable = withdrawable = 0
+    if available is not None:
+        buckets = compute_usd_buckets(user_id=user.pk, available=available)
+        refundable, withdrawable = buckets.refundable_minor, buckets.withdrawable_minor
     next_hold = (
         ProceedsHold.objects.filter(user_id=user.pk, released_at__isnull=True)
         .order_by("available_at")
@@ -57,6 +64,8 @@ def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
     return UsdSummary(
         is_enabled=usd_enabled(),
         available_minor=balances.get(AccountKind.AVAILABLE, 0),
+        refundable_minor=refundable,
+        withdrawable_minor=withdrawable,
         held_minor=balances.get(AccountKind.HELD, 0),
         pending_minor=balances.get(AccountKind.PENDING, 0),
         debt_minor=balances.get(AccountKind.DEBT, 0),
@@ -93,8 +102,24 @@ def list_withdrawals(*, user: AbstractBaseUser, limit: int = 20) -> QuerySet[Wit
     return Withdrawal.objects.filter(user_id=user.pk).order_by("-id")[:limit]
 
 
-def get_pending_proceeds_minor(*, user: AbstractBaseUser) -> int:
-    total = ProceedsHold.objects.filter(user_id=user.pk, released_at__isnull=True).aggregate(
-        s=Sum("amount_minor")
-    )["s"]
-    return int(total or 0)
+def list_deposit_refunds(*, user: AbstractBaseUser, limit: int = 20) -> QuerySet[DepositRefund]:
+    return DepositRefund.objects.filter(user_id=user.pk).order_by("-id")[:limit]
+
+
+def list_refundable_deposits(
+    *, user: AbstractBaseUser, refundable_minor: int, limit: int = 10
+) -> list[tuple[Deposit, int]]:
+    """The user's paid deposits that can still be refunded, newest first, each with what can
+    be refunded of it now (its own room, at most the user's refundable deposit)."""
+    if refundable_minor <= 0:
+        return []
+    found = []
+    for deposit in Deposit.objects.filter(user_id=user.pk, status=DepositStatus.PAID).order_by(
+        "-id"
+    )[:50]:
+        room = min(deposit_room_minor(deposit), refundable_minor)
+        if room > 0:
+            found.append((deposit, room))
+        if len(found) == limit:
+            break
+    return found

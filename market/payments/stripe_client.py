@@ -6,19 +6,22 @@ library pick its default; tests replace that one function with a fake ``stripe.H
 that records what was sent and answers with recorded responses, so the real library encodes
 every request and decodes every answer and error.
 
-Inbound webhooks are verified here with ``stripe.Webhook.construct_event`` and the endpoint
+Inbound webhooks are verified here with the library's signature check and the endpoint
 secret.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import stripe
 from django.conf import settings
 
 from market.payments.exceptions import StripeRefused, StripeUnavailable, UsdDisabled
+
+logger = logging.getLogger(__name__)
 
 
 def usd_enabled() -> bool:
@@ -48,31 +51,37 @@ def get_client() -> stripe.StripeClient:
     )
 
 
-def verify_webhook(*, payload: bytes, signature_header: str) -> dict[str, Any]:
-    """Verify a webhook's signature on the raw body; return the event as plain JSON.
+def server_livemode() -> bool:
+    """Whether the configured key is a live-mode key (``sk_live_``/``rk_live_``)."""
+    return str(settings.STRIPE_SECRET_KEY).startswith(("sk_live_", "rk_live_"))
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def verify_webhook(*, payload: bytes, signature_header: str) -> Any:
+    """Verify a webhook's signature on the raw body; return the body as plain JSON.
+
+    The signature is checked with ``stripe.WebhookSignature.verify_header``, the check both
+    ``stripe.Webhook.construct_event`` (snapshot events) and ``parse_event_notification``
+    (thin v2 events) make before decoding; the verified bytes are then decoded as strict
+    JSON (no NaN or Infinity) and returned whatever their shape: the caller checks it.
 
     Raises ``stripe.SignatureVerificationError`` (bad, missing or stale signature, wrong
-    secret) or ``ValueError`` (not JSON), and :class:`UsdDisabled` without a webhook secret.
+    secret) or ``ValueError`` (not UTF-8 JSON), and :class:`UsdDisabled` without a webhook
+    secret.
     """
     require_usd()
     secret = settings.STRIPE_WEBHOOK_SECRET
     if not secret:
         raise UsdDisabled("no Stripe webhook secret is configured")
-    tolerance = settings.STRIPE_WEBHOOK_TOLERANCE_S
-    try:
-        is_thin = json.loads(payload).get("object") == "v2.core.event"
-    except (ValueError, AttributeError):
-        is_thin = False  # construct_event below refuses it with the library's own error
-    if is_thin:
-        # A v2 "thin" event notification (Accounts v2 changes): construct_event refuses those
-        # by design; the library's parse_event_notification verifies them with verify_header.
-        stripe.WebhookSignature.verify_header(payload, signature_header, secret, tolerance)
-    else:
-        stripe.Webhook.construct_event(payload, signature_header, secret, tolerance=tolerance)
-    # Work on the verified bytes as plain JSON: the shapes we read are Stripe's documented
-    # ones, independent of how the library wraps objects.
-    event: dict[str, Any] = json.loads(payload)
-    return event
+    stripe.WebhookSignature.verify_header(
+        payload, signature_header, secret, settings.STRIPE_WEBHOOK_TOLERANCE_S
+    )
+    # The documented shapes we read are Stripe's own JSON, independent of how the library
+    # wraps objects.
+    return json.loads(payload, parse_constant=_refuse_constant)
 
 
 def is_temporary(error: stripe.StripeError) -> bool:
@@ -83,10 +92,25 @@ def is_temporary(error: stripe.StripeError) -> bool:
     return status >= 500 or status in (409, 429)
 
 
+UNREACHABLE_MESSAGE = "Stripe cannot be reached right now; nothing was charged. Try again later."
+REFUSED_MESSAGE = "Stripe refused the request."
+
+
+def refusal_message(error: stripe.StripeError) -> str:
+    """What a user may read of a refusal: Stripe's own user-facing message (a card decline
+    explained), never the library's text (which names hosts, resolvers, request ids)."""
+    return str(error.user_message or "") or REFUSED_MESSAGE
+
+
 def translate_error(error: stripe.StripeError) -> StripeUnavailable | StripeRefused:
-    """Map a library error to our typed errors (temporary → retried; else → refused)."""
+    """Map a library error to our typed errors (temporary → retried; else → refused).
+
+    The raw error is logged here, and only a fixed or Stripe-authored message reaches users.
+    """
     if is_temporary(error):
-        return StripeUnavailable(f"Stripe is unavailable: {error.user_message or error}")
-    refused = StripeRefused(str(error.user_message or error) or "Stripe refused the request")
+        logger.warning("Stripe unavailable: %s", error)
+        return StripeUnavailable(UNREACHABLE_MESSAGE)
+    logger.warning("Stripe refused a request: %s", error)
+    refused = StripeRefused(refusal_message(error))
     refused.stripe_code = str(error.code or type(error).__name__)
     return refused

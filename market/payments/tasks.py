@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from market.payments.exceptions import StripeUnavailable
-from market.payments.services import proceeds, withdrawals
+from market.payments.exceptions import PaymentsBusy, StripeUnavailable
+from market.payments.services import proceeds, refunds, withdrawals
 
 
 @shared_task(
@@ -26,9 +26,26 @@ def release_matured_proceeds_task() -> int:
     return proceeds.release_matured_proceeds()
 
 
+@shared_task(
+    name="payments.send_deposit_refund",
+    acks_late=True,
+    autoretry_for=(StripeUnavailable, PaymentsBusy),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    max_retries=8,
+)
+def send_deposit_refund_task(*, refund_id: int) -> str:
+    # Every attempt sends Idempotency-Key deposit-refund-<id>: Stripe refunds at most once.
+    return str(refunds.send_deposit_refund(refund_id=refund_id).status)
+
+
 @shared_task(name="payments.retry_stuck_withdrawals", acks_late=True)
 def retry_stuck_withdrawals_task() -> int:
+    """Re-send withdrawals and user refunds that Stripe has not confirmed for too long."""
     ids = withdrawals.list_stuck_withdrawal_ids()
     for withdrawal_id in ids:
         send_withdrawal_transfer_task.delay(withdrawal_id=withdrawal_id)
-    return len(ids)
+    refund_ids = refunds.list_stuck_refund_ids()
+    for refund_id in refund_ids:
+        send_deposit_refund_task.delay(refund_id=refund_id)
+    return len(ids) + len(refund_ids)

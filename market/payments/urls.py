@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("deposit/return/", views.deposit_return, name="deposit-return"),
     path("deposit/cancelled/", views.deposit_cancelled, name="deposit-cancelled"),
     path("withdraw/", views.withdraw, name="withdraw"),
+    path("refund/", views.refund, name="refund"),
     path("connect/", views.connect_start, name="connect-start"),
     path("connect/refresh/", views.connect_refresh, name="connect-refresh"),
     path("connect/return/", views.connect_return, name="connect-return"),

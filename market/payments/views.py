@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from market.exceptions import DomainError, PlatformError
 from market.money import format_minor
 from market.payments import return_urls
-from market.payments.services import connect, deposits, webhooks, withdrawals
+from market.payments.services import connect, deposits, refunds, webhooks, withdrawals
 
 logger = logging.getLogger(__name__)
 
@@ -116,6 +116,36 @@ def withdraw(request: HttpRequest) -> HttpResponse:
         f"Withdrawal of {format_minor(withdrawal.amount_minor, 'USD')} requested: "
         f"{format_minor(withdrawal.net_minor, 'USD')} will be transferred to your Stripe "
         "account; the funds are held until Stripe confirms.",
+    )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def refund(request: HttpRequest) -> HttpResponse:
+    """Refund (part of) one deposit to the card or account it came from."""
+    raw_id = request.POST.get("deposit_id") or ""
+    deposit_id = int(raw_id) if raw_id.isascii() and raw_id.isdigit() and len(raw_id) < 19 else 0
+    amount = None
+    if (request.POST.get("amount") or "").strip():
+        amount = _amount_cents(request)
+        if amount is None or amount <= 0:
+            messages.error(request, "Enter an amount in dollars, like 25 or 25.50.")
+            return _back(request)
+    try:
+        made = refunds.request_deposit_refund(
+            user=request.user,
+            deposit_id=deposit_id,
+            amount_minor=amount,
+            idempotency_key=request.POST.get("form_token") or None,
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+        return _back(request)
+    messages.success(
+        request,
+        f"Refund of {format_minor(made.amount_minor, 'USD')} requested: Stripe returns it to "
+        "the card or account you paid with (usually within 5 to 10 days).",
     )
     return _back(request)
 

@@ -120,3 +120,61 @@ def assert_payments_invariants() -> None:
     ):
         unreleased = _sum(ProceedsHold.objects.filter(user=account.owner, released_at=None))
         assert account.balance_minor == unreleased, f"{account}: pending != unreleased holds"
+    assert_deposit_caps()
+
+
+_earned = itertools.count(1)
+
+
+def earn_proceeds(seller: Any, amount: int) -> None:
+    """Give ``seller`` exactly ``amount`` more withdrawable USD by the real path: a buyer pays
+    a deposit (signed webhook), bids, the seller's ask fills it, the hold window passes.
+
+    Deposited money is not withdrawable (it goes back only as a refund); sale proceeds are.
+    """
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from market.money import Currency, Money
+    from market.payments.services.proceeds import release_matured_proceeds
+    from market.payments.services.webhooks import handle_webhook
+    from market.services.orders import fee_for, place_ask, place_bid
+    from tests.factories import UserFactory
+    from tests.market.conftest import Market
+
+    price = next(p for p in range(amount, 2 * amount + 100) if p - fee_for(p) == amount)
+    market = Market(currency=Currency.USD, is_demo=False)
+    solution = market.accepted(solver=seller)
+    buyer = UserFactory()
+    deposit = Deposit.objects.create(
+        user=buyer,
+        amount_minor=price,
+        checkout_session_id=f"cs_earn_{next(_earned)}_{buyer.pk}",
+        status=DepositStatus.OPEN,
+    )
+    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+    handle_webhook(payload=payload, signature_header=header)
+    place_bid(buyer=buyer, problem=market.problem, price=Money(price, Currency.USD), quantity=1)
+    place_ask(seller=seller, solution=solution, price=Money(price, Currency.USD), quantity=1)
+    later = timezone.now() + timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S + 1)
+    assert release_matured_proceeds(now=later) >= 1
+
+
+def assert_deposit_caps() -> None:
+    """Refunds and open or lost disputes on one deposit never exceed its amount, and every
+    refund the user asked for and Stripe did not refuse is counted in refunded_minor."""
+    from market.payments.models import DepositRefund, RefundStatus
+
+    for deposit in Deposit.objects.all():
+        disputed = _sum(
+            Dispute.objects.filter(
+                deposit=deposit, status__in=(DisputeStatus.OPEN, DisputeStatus.LOST)
+            )
+        )
+        assert deposit.refunded_minor + disputed <= deposit.amount_minor, deposit
+        asked = _sum(
+            DepositRefund.objects.filter(deposit=deposit).exclude(status=RefundStatus.FAILED)
+        )
+        assert asked <= deposit.refunded_minor, deposit

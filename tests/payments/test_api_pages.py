@@ -21,7 +21,13 @@ from market.services.orders import place_bid
 from tests.factories import ProblemFactory, UserFactory
 from tests.market.helpers import balance
 from tests.payments import fakes
-from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+from tests.payments.helpers import (
+    assert_payments_invariants,
+    completed_session,
+    earn_proceeds,
+    event,
+    sign,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -143,6 +149,7 @@ def test_api_summary_history_and_withdrawal(fake_stripe):
 
     payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
     handle_webhook(payload=payload, signature_header=header)
+    earn_proceeds(user, 2_500)
     ConnectedAccount.objects.create(user=user, stripe_account_id="acct_api", payouts_enabled=True)
     client = api(user)
 
@@ -158,7 +165,9 @@ def test_api_summary_history_and_withdrawal(fake_stripe):
         summary["held_minor"],
         summary["pending_minor"],
         summary["debt_minor"],
-    ) == (3_000, 2_000, 0, 0)
+    ) == (5_500, 2_000, 0, 0)
+    # The deposit stays refundable; only the proceeds could leave by transfer.
+    assert (summary["refundable_minor"], summary["withdrawable_minor"]) == (5_000, 500)
     assert summary["can_withdraw"] is True
     assert summary["connected_account"]["stripe_account_id"] == "acct_api"
 
@@ -166,11 +175,16 @@ def test_api_summary_history_and_withdrawal(fake_stripe):
     assert [(h["kind"], h["account"], h["amount_minor"]) for h in history] == [
         ("withdrawal_hold", "held", 2_000),
         ("withdrawal_hold", "available", -2_000),
+        ("proceeds_release", "pending", -2_500),
+        ("proceeds_release", "available", 2_500),
+        ("trade", "pending", 2_500),
         ("deposit", "available", 5_000),
     ]
-    too_much = client.post("/payments/api/withdrawals/", {"amount_minor": 9_000}, format="json")
+    too_much = client.post("/payments/api/withdrawals/", {"amount_minor": 1_000}, format="json")
     assert too_much.status_code == 402
     assert too_much.json()["error"]["code"] == "market:insufficient-funds"
+    assert "5,000.00 USD" not in too_much.json()["error"]["message"]
+    assert "5.00 USD" in too_much.json()["error"]["message"]
 
 
 def test_api_connect_onboarding_returns_the_link(fake_stripe):

@@ -20,6 +20,7 @@ from tests.payments.helpers import (
     assert_payments_invariants,
     charge_refunded,
     completed_session,
+    earn_proceeds,
     event,
     sign,
 )
@@ -115,8 +116,7 @@ def test_concurrent_refund_events_refund_once():
 
 def test_concurrent_withdrawals_never_overdraw():
     user = UserFactory()
-    deposit = open_deposit(user, amount=10_000)
-    deliver(*sign(event("checkout.session.completed", completed_session(deposit))))()
+    earn_proceeds(user, 10_000)  # withdrawable: sale proceeds (deposits are not)
     ConnectedAccount.objects.create(user=user, stripe_account_id="acct_c", payouts_enabled=True)
 
     results = run_together(

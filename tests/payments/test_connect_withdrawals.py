@@ -38,7 +38,13 @@ from market.payments.tasks import send_withdrawal_transfer_task
 from tests.factories import UserFactory
 from tests.market.helpers import balance, snapshot
 from tests.payments import fakes
-from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+from tests.payments.helpers import (
+    assert_payments_invariants,
+    completed_session,
+    earn_proceeds,
+    event,
+    sign,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +76,9 @@ def seller(fake, *, enabled=True, funds=10_000):
         details_submitted=enabled,
     )
     if funds:
-        fund(user, funds)
+        # Withdrawals pay out sale proceeds only (deposits go back as refunds).
+        earn_proceeds(user, funds)
+        assert usd(user) == funds
     return user
 
 

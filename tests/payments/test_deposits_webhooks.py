@@ -117,7 +117,7 @@ def test_card_error_on_session_creation_is_refused_and_nothing_is_credited(fake_
         )
     assert caught.value.stripe_code == "card_declined"
     assert snapshot() == before
-    assert Deposit.objects.get().status == DepositStatus.FAILED
+    assert Deposit.objects.count() == 0  # nothing is written when a deposit cannot start
 
 
 def test_declined_card_on_the_checkout_page_credits_nothing_and_the_session_expires(
@@ -146,11 +146,18 @@ def test_declined_card_on_the_checkout_page_credits_nothing_and_the_session_expi
     assert_payments_invariants()
 
 
-def test_stripe_500_then_replay_reuses_the_same_idempotency_key(fake_stripe):
+def test_stripe_500_writes_nothing_and_a_replay_starts_afresh(fake_stripe):
+    """A deposit that cannot be started writes nothing (no row, no ledger) and the message
+    names no host; the same client key then starts a new deposit with its own Stripe key (a
+    session Stripe may have made for the lost answer was never shown and expires unused)."""
     user = UserFactory()
     fake_stripe.answer(
-        "POST", "/v1/checkout/sessions", 500, fakes.error(500, "api_error", None, "boom")
+        "POST",
+        "/v1/checkout/sessions",
+        500,
+        fakes.error(500, "api_error", None, "boom at api.stripe.com resolver"),
     )
+    before = snapshot()
     with pytest.raises(StripeUnavailable) as caught:
         create_deposit_session(
             user=user,
@@ -160,10 +167,13 @@ def test_stripe_500_then_replay_reuses_the_same_idempotency_key(fake_stripe):
             idempotency_key="k",
         )
     assert isinstance(caught.value, PlatformError)
+    assert "stripe.com" not in caught.value.message and "boom" not in caught.value.message
+    assert Deposit.objects.count() == 0 and snapshot() == before
     deposit = open_deposit(fake_stripe, user, key="k")
     keys = [r.idempotency_key for r in fake_stripe.requests]
-    assert keys == [f"deposit-{deposit.pk}", f"deposit-{deposit.pk}"]
+    assert keys == [f"deposit-{deposit.pk - 1}", f"deposit-{deposit.pk}"]
     assert deposit.status == DepositStatus.OPEN
+    assert Deposit.objects.count() == 1
 
 
 def test_library_retries_a_500_with_the_same_key(fake_stripe, settings):

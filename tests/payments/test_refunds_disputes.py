@@ -1,16 +1,18 @@
 """Refunds and disputes move or freeze money without unbalancing the ledger; what the user's
-available balance cannot cover becomes debt, repaid from the next money they receive."""
+available balance cannot cover becomes debt, repaid from the next money they receive. A debit
+that leaves debt cancels the user's open USD bids at once: their holds repay the debt."""
 
 from __future__ import annotations
 
 import pytest
 
-from market.models import AccountKind, Order
+from market.models import AccountKind, Order, OrderStatus
 from market.money import Currency, Money
 from market.payments.models import Deposit, DepositStatus, Dispute, DisputeStatus, StripeEvent
 from market.payments.services.webhooks import handle_webhook
-from market.services.orders import place_bid
+from market.services.orders import place_ask, place_bid
 from tests.factories import ProblemFactory, UserFactory
+from tests.market.conftest import Market
 from tests.market.helpers import balance, snapshot
 from tests.payments.helpers import (
     assert_payments_invariants,
@@ -48,6 +50,22 @@ def usd(user, kind=AccountKind.AVAILABLE):
     return balance(user, kind, currency="USD")
 
 
+def buy_one(user, price: int) -> None:
+    """The user buys one solution at ``price`` (a resting ask, then their bid fills it)."""
+    market = Market(currency=Currency.USD, is_demo=False)
+    seller = UserFactory()
+    place_ask(
+        seller=seller,
+        solution=market.accepted(solver=seller),
+        price=Money(price, Currency.USD),
+        quantity=1,
+    )
+    bid = place_bid(
+        buyer=user, problem=market.problem, price=Money(price, Currency.USD), quantity=1
+    )
+    assert bid.status == OrderStatus.FILLED
+
+
 def test_full_refund_takes_the_deposit_back():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
@@ -75,20 +93,24 @@ def test_partial_refunds_are_cumulative_and_a_late_older_event_is_a_no_op():
 def test_refund_of_spent_money_becomes_debt_not_a_negative_balance():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
+    buy_one(user, 1_000)  # spent: the seller has it
     problem = ProblemFactory(currency=Currency.USD)
-    place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=2)
-    assert usd(user) == 1_000 and usd(user, AccountKind.HELD) == 2_000
+    bid = place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=1)
+    assert usd(user) == 1_000 and usd(user, AccountKind.HELD) == 1_000
 
     deliver(event("charge.refunded", charge_refunded(deposit, 3_000)))
 
+    # 1 000 from available, 2 000 as debt; the open bid is cancelled and its 1 000 hold
+    # repays part of the debt.
     assert usd(user) == 0
-    assert usd(user, AccountKind.DEBT) == -2_000
-    assert usd(user, AccountKind.HELD) == 2_000  # open bids keep their hold
+    assert usd(user, AccountKind.DEBT) == -1_000
+    assert usd(user, AccountKind.HELD) == 0
+    assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
     assert_payments_invariants()
 
     # The next deposit repays the debt first.
     paid_deposit(user, 2_500)
-    assert usd(user) == 500 and usd(user, AccountKind.DEBT) == 0
+    assert usd(user) == 1_500 and usd(user, AccountKind.DEBT) == 0
     assert_payments_invariants()
 
 
@@ -109,21 +131,20 @@ def test_dispute_freezes_then_won_releases():
 def test_dispute_lost_sends_the_money_back_and_spent_part_is_debt():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
+    buy_one(user, 1_500)
     problem = ProblemFactory(currency=Currency.USD)
-    place_bid(buyer=user, problem=problem, price=Money(2_000, Currency.USD), quantity=1)
+    bid = place_bid(buyer=user, problem=problem, price=Money(500, Currency.USD), quantity=1)
 
     deliver(event("charge.dispute.created", dispute(deposit, "dp_2", 3_000, "needs_response")))
-    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -2_000
+    # 1 000 available frozen, 2 000 debt; the bid's 500 hold repays 500 of it.
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -1_500
+    assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_2", 3_000, "lost")))
-    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -2_000
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -1_500
     assert Dispute.objects.get().status == DisputeStatus.LOST
     assert_payments_invariants()
 
-    # Cancelling the bid releases 2 000 to available; the next settlement repays the debt.
-    from market.services.orders import cancel_order
-
-    cancel_order(user=user, order_id=Order.objects.get().pk)
-    paid_deposit(user, 500)
+    paid_deposit(user, 2_000)
     assert usd(user) == 500 and usd(user, AccountKind.DEBT) == 0
     assert_payments_invariants()
 
@@ -131,8 +152,7 @@ def test_dispute_lost_sends_the_money_back_and_spent_part_is_debt():
 def test_won_dispute_with_debt_repays_the_debt_first():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
-    problem = ProblemFactory(currency=Currency.USD)
-    place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=1)
+    buy_one(user, 1_000)
     deliver(event("charge.dispute.created", dispute(deposit, "dp_3", 3_000, "needs_response")))
     assert usd(user, AccountKind.DEBT) == -1_000
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_3", 3_000, "won")))
@@ -164,4 +184,49 @@ def test_duplicate_dispute_events_freeze_once():
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_5", 3_000, "won")))
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_5", 3_000, "won")))
     assert usd(user) == 3_000
+    assert_payments_invariants()
+
+
+def test_a_dispute_leaving_debt_cancels_every_open_usd_bid_and_keeps_asks_and_demo_bids():
+    user = UserFactory()
+    deposit = paid_deposit(user, 3_000)
+    buy_one(user, 1_000)
+    bids = [
+        place_bid(
+            buyer=user,
+            problem=ProblemFactory(currency=Currency.USD),
+            price=Money(price, Currency.USD),
+            quantity=1,
+        )
+        for price in (400, 600)
+    ]
+    demo = ProblemFactory(currency=Currency.DEMO)
+    from market.models import LedgerTransaction
+    from market.services.ledger import get_system_account, get_user_accounts, transfer
+
+    mint = get_system_account(currency="DEMO", kind=AccountKind.MINT)
+    demo_available = get_user_accounts(keys=[(user.pk, AccountKind.AVAILABLE)], currency="DEMO")[
+        (user.pk, AccountKind.AVAILABLE)
+    ]
+    transfer(
+        kind=LedgerTransaction.Kind.DEMO_GRANT,
+        currency="DEMO",
+        legs=[(mint, -500), (demo_available, 500)],
+    )
+    demo_bid = place_bid(buyer=user, problem=demo, price=Money(500, Currency.DEMO), quantity=1)
+    market = Market(currency=Currency.USD, is_demo=False)
+    ask = place_ask(
+        seller=user,
+        solution=market.accepted(solver=user),
+        price=Money(9_000, Currency.USD),
+        quantity=1,
+    )
+
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_all", 3_000, "needs_response")))
+
+    # 1 000 available frozen, 2 000 debt; both bids cancelled, their 1 000 repays half.
+    assert [Order.objects.get(pk=b.pk).status for b in bids] == [OrderStatus.CANCELLED] * 2
+    assert Order.objects.get(pk=ask.pk).status == OrderStatus.OPEN
+    assert Order.objects.get(pk=demo_bid.pk).status == OrderStatus.OPEN
+    assert usd(user, AccountKind.DEBT) == -1_000 and usd(user, AccountKind.HELD) == 0
     assert_payments_invariants()

@@ -9,17 +9,14 @@ import pytest
 from market.models import AccountKind
 from market.payments.models import (
     ConnectedAccount,
-    Deposit,
-    DepositStatus,
     Withdrawal,
     WithdrawalStatus,
 )
-from market.payments.services.webhooks import handle_webhook
 from market.payments.services.withdrawals import request_withdrawal
 from tests.factories import UserFactory
 from tests.market.helpers import balance
 from tests.payments import fakes
-from tests.payments.helpers import assert_payments_invariants, completed_session, event, sign
+from tests.payments.helpers import assert_payments_invariants, earn_proceeds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,14 +33,8 @@ def wait_for_status(withdrawal_id: int, timeout_s: float = 30.0) -> Withdrawal:
 
 def funded_seller(amount: int):
     user = UserFactory()
-    deposit = Deposit.objects.create(
-        user=user,
-        amount_minor=amount,
-        checkout_session_id=f"cs_wk_{user.pk}",
-        status=DepositStatus.OPEN,
-    )
-    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
-    handle_webhook(payload=payload, signature_header=header)
+    # Withdrawals pay out sale proceeds only (deposits go back as refunds).
+    earn_proceeds(user, amount)
     ConnectedAccount.objects.create(
         user=user, stripe_account_id=f"acct_{user.pk}", payouts_enabled=True
     )
@@ -95,4 +86,40 @@ def test_worker_releases_funds_when_the_transfer_is_refused(celery_worker, fake_
     assert done.status == WithdrawalStatus.FAILED and done.failure_code == "account_invalid"
     assert balance(user, currency="USD") == 10_000
     assert balance(user, AccountKind.HELD, currency="USD") == 0
+    assert_payments_invariants()
+
+
+def test_worker_sends_a_users_refund_after_commit_and_retries_a_500(celery_worker, fake_stripe):
+    from market.payments.models import Deposit, DepositRefund, DepositStatus, RefundStatus
+    from market.payments.services.refunds import request_deposit_refund
+    from market.payments.services.webhooks import handle_webhook
+    from tests.payments.helpers import completed_session, event, sign
+
+    user = UserFactory()
+    deposit = Deposit.objects.create(
+        user=user, amount_minor=4_000, checkout_session_id="cs_wk_r", status=DepositStatus.OPEN
+    )
+    payload, header = sign(event("checkout.session.completed", completed_session(deposit)))
+    handle_webhook(payload=payload, signature_header=header)
+    deposit.refresh_from_db()
+    fake_stripe.answer("POST", "/v1/refunds", 500, fakes.error(500, "api_error", None, "boom"))
+    fake_stripe.answer("GET", "/v1/refunds", 200, {"object": "list", "data": []})
+    fake_stripe.answer(
+        "POST",
+        "/v1/refunds",
+        200,
+        {"id": "re_wk", "object": "refund", "amount": 1_500, "status": "pending"},
+    )
+
+    refund = request_deposit_refund(user=user, deposit_id=deposit.pk, amount_minor=1_500)
+    deadline = time.monotonic() + 30
+    while DepositRefund.objects.get(pk=refund.pk).status == RefundStatus.REQUESTED:
+        assert time.monotonic() < deadline, "refund still requested after 30 s"
+        time.sleep(0.1)
+
+    done = DepositRefund.objects.get(pk=refund.pk)
+    assert done.status == RefundStatus.SUCCEEDED and done.stripe_refund_id == "re_wk"
+    posts = fake_stripe.requests_to("POST", "/v1/refunds")
+    assert [r.idempotency_key for r in posts] == [f"deposit-refund-{refund.pk}"] * 2
+    assert balance(user, currency="USD") == 2_500
     assert_payments_invariants()

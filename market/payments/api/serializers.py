@@ -4,11 +4,37 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from market.payments.models import ConnectedAccount, Deposit, Withdrawal
+from market.payments.models import ConnectedAccount, Deposit, DepositRefund, Withdrawal
 
 
 class AmountSerializer(serializers.Serializer[dict[str, int]]):
     amount_minor = serializers.IntegerField(min_value=1)
+
+
+class RefundAmountSerializer(serializers.Serializer[dict[str, int]]):
+    amount_minor = serializers.IntegerField(
+        min_value=1, required=False, help_text="default: all that can be refunded"
+    )
+
+
+class DepositRefundSerializer(serializers.ModelSerializer[DepositRefund]):
+    class Meta:
+        model = DepositRefund
+        fields = [
+            "id",
+            "deposit",
+            "amount_minor",
+            "status",
+            "stripe_refund_id",
+            "failure_code",
+            "failure_message",
+            "created_at",
+            "closed_at",
+        ]
+
+
+class DepositRefundListSerializer(serializers.Serializer[dict[str, object]]):
+    results = DepositRefundSerializer(many=True)
 
 
 class DepositSerializer(serializers.ModelSerializer[Deposit]):
@@ -78,6 +104,12 @@ class UsdSummarySerializer(serializers.Serializer[dict[str, object]]):
     usd_enabled = serializers.BooleanField()
     currency = serializers.CharField()
     available_minor = serializers.IntegerField()
+    refundable_minor = serializers.IntegerField(
+        help_text="part of available: unspent deposits, returned only as a refund"
+    )
+    withdrawable_minor = serializers.IntegerField(
+        help_text="part of available: matured sale proceeds, paid out by transfer"
+    )
     held_minor = serializers.IntegerField()
     pending_minor = serializers.IntegerField()
     debt_minor = serializers.IntegerField(help_text="<= 0: what the user owes")

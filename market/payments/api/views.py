@@ -24,14 +24,17 @@ from market.payments.api.serializers import (
     ConnectedAccountSerializer,
     ConnectStatusSerializer,
     DepositListSerializer,
+    DepositRefundListSerializer,
+    DepositRefundSerializer,
     DepositSerializer,
     OnboardingLinkSerializer,
+    RefundAmountSerializer,
     UsdHistorySerializer,
     UsdSummarySerializer,
     WithdrawalListSerializer,
     WithdrawalSerializer,
 )
-from market.payments.services import connect, deposits, withdrawals
+from market.payments.services import connect, deposits, refunds, withdrawals
 from market.payments.stripe_client import require_usd
 
 DISABLED_MESSAGE = "USD payments are disabled on this server (no Stripe keys are configured)."
@@ -50,6 +53,8 @@ class UsdSummaryView(APIView):
             "usd_enabled": summary.is_enabled,
             "currency": "USD",
             "available_minor": summary.available_minor,
+            "refundable_minor": summary.refundable_minor,
+            "withdrawable_minor": summary.withdrawable_minor,
             "held_minor": summary.held_minor,
             "pending_minor": summary.pending_minor,
             "debt_minor": summary.debt_minor,
@@ -129,6 +134,34 @@ class DepositListView(APIView):
             idempotency_key=_key(request),
         )
         return Response(DepositSerializer(deposit).data, status=201)
+
+
+class DepositRefundView(APIView):
+    @extend_schema(
+        request=RefundAmountSerializer,
+        responses={201: DepositRefundSerializer},
+        summary="Refund (part of) a deposit to the payment it came from",
+    )
+    @idempotent
+    def post(self, request: Request, deposit_id: int) -> Response:
+        require_usd()
+        data = RefundAmountSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = refunds.request_deposit_refund(
+            user=request.user,
+            deposit_id=deposit_id,
+            amount_minor=data.validated_data.get("amount_minor"),
+            idempotency_key=_key(request),
+        )
+        return Response(DepositRefundSerializer(refund).data, status=201)
+
+
+class DepositRefundListView(APIView):
+    @extend_schema(responses=DepositRefundListSerializer, summary="My recent refunds")
+    def get(self, request: Request) -> Response:
+        require_usd()
+        items = selectors.list_deposit_refunds(user=request.user)
+        return Response({"results": DepositRefundSerializer(items, many=True).data})
 
 
 class WithdrawalListView(APIView):

@@ -1,5 +1,5 @@
-"""USD ledger moves shared by the payments services: debits that may become debt, and debt
-settlement.
+"""USD ledger moves shared by the payments services: debits that may become debt, money
+coming back to a user's available USD, and debt settlement.
 
 A balance that would go negative is never clipped: what the user's available USD cannot cover
 is recorded in their DEBT account (<= 0), and paid back from the next money that becomes
@@ -7,8 +7,6 @@ available to them (:func:`settle_debt_locked`).
 """
 
 from __future__ import annotations
-
-from django.db import transaction
 
 from market.models import Account, AccountKind, LedgerTransaction
 from market.money import Currency
@@ -81,8 +79,31 @@ def settle_debt_locked(
     )
 
 
-def settle_debt(*, user_id: int) -> LedgerTransaction | None:
-    """Pay the user's USD debt from their available USD (its own transaction)."""
-    with transaction.atomic():
-        accounts, locked = lock_usd_accounts(user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
-        return settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)
+def credit_available_locked(
+    *,
+    user_id: int,
+    kind: LedgerTransaction.Kind,
+    source: Account,
+    amount_minor: int,
+    accounts: dict[AccountKind, Account],
+    locked: dict[int, Account],
+    memo: str,
+    idempotency_key: str | None = None,
+) -> LedgerTransaction:
+    """Move ``amount_minor`` from ``source`` to the user's available USD, then repay debt.
+
+    The one path by which held, pending or frozen money comes back to a user: matured
+    proceeds, a refused withdrawal or refund, a won dispute. Precondition: the user's
+    AVAILABLE and DEBT accounts (and ``source`` if it is theirs) are in ``accounts`` and
+    locked.
+    """
+    txn = record_transaction(
+        kind=kind,
+        currency=USD,
+        legs=[(source, -amount_minor), (accounts[AccountKind.AVAILABLE], amount_minor)],
+        locked=locked,
+        memo=memo,
+        idempotency_key=idempotency_key,
+    )
+    settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)
+    return txn

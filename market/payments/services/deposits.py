@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from market.payments import stripe_client
-from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount, StripeRefused
+from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount
 from market.payments.models import Deposit, DepositStatus
 
 
@@ -37,69 +37,14 @@ def create_deposit_session(
 ) -> Deposit:
     """Create a Deposit and its Stripe Checkout Session; return it with ``checkout_url``.
 
-    With an ``idempotency_key`` already used by this user, returns the first deposit (and
-    finishes creating its session if the first attempt failed half-way); with a different
-    amount, refuses. Raises StripeUnavailable / StripeRefused when Stripe fails; the deposit
-    then stays CREATED, is never credited, and a replay retries with the same Stripe key.
+    With an ``idempotency_key`` already used by this user, returns the first deposit; with a
+    different amount, refuses. When Stripe fails (StripeUnavailable / StripeRefused) nothing
+    is written: the row and the Stripe call share one database transaction, so a retry starts
+    afresh. (No payment can reach a session before its URL was shown, and the URL is only
+    shown after commit, so no webhook can look for the row while it is uncommitted.)
     """
     stripe_client.require_usd()
     amount_minor = validate_deposit_amount(amount_minor)
-    deposit = _get_or_create_deposit(
-        user=user, amount_minor=amount_minor, idempotency_key=idempotency_key
-    )
-    if deposit.checkout_session_id or deposit.status == DepositStatus.FAILED:
-        return deposit
-
-    client = stripe_client.get_client()
-    try:
-        session = client.v1.checkout.sessions.create(
-            params={
-                "mode": "payment",
-                "line_items": [
-                    {
-                        "quantity": 1,
-                        "price_data": {
-                            "currency": "usd",
-                            "unit_amount": amount_minor,
-                            "product_data": {"name": "FormalMarket USD balance"},
-                        },
-                    }
-                ],
-                "client_reference_id": str(deposit.pk),
-                "metadata": {"deposit_id": str(deposit.pk), "user_id": str(user.pk)},
-                "payment_intent_data": {
-                    "metadata": {"deposit_id": str(deposit.pk), "user_id": str(user.pk)},
-                },
-                "success_url": success_url,
-                "cancel_url": cancel_url,
-            },
-            # Our id, not the library's UUID: a replay after a crash finds the same session.
-            options={"idempotency_key": f"deposit-{deposit.pk}"},
-        )
-    except stripe.StripeError as error:
-        translated = stripe_client.translate_error(error)
-        if isinstance(translated, StripeRefused):
-            # Stripe keeps a refusal under our idempotency key: a replay would get it again.
-            Deposit.objects.filter(pk=deposit.pk, status=DepositStatus.CREATED).update(
-                status=DepositStatus.FAILED
-            )
-        raise translated from error
-
-    # The webhook may already have linked the session (via client_reference_id): only fill
-    # what is still empty, and never move a status backwards.
-    Deposit.objects.filter(pk=deposit.pk, checkout_session_id__isnull=True).update(
-        checkout_session_id=session.id, checkout_url=session.url or ""
-    )
-    Deposit.objects.filter(pk=deposit.pk, status=DepositStatus.CREATED).update(
-        status=DepositStatus.OPEN
-    )
-    deposit.refresh_from_db()
-    return deposit
-
-
-def _get_or_create_deposit(
-    *, user: AbstractBaseUser, amount_minor: int, idempotency_key: str | None
-) -> Deposit:
     if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
         raise InvalidAmount(
             "invalid Idempotency-Key", fields={"idempotency_key": ["1 to 255 characters"]}
@@ -110,14 +55,56 @@ def _get_or_create_deposit(
             return _replay(existing, amount_minor)
     try:
         with transaction.atomic():
-            return Deposit.objects.create(
+            # A concurrent request with the same key waits here on the unique index until
+            # this one commits or rolls back.
+            deposit = Deposit.objects.create(
                 user_id=user.pk, amount_minor=amount_minor, idempotency_key=idempotency_key
             )
+            session = _create_session(
+                deposit=deposit, success_url=success_url, cancel_url=cancel_url
+            )
+            deposit.checkout_session_id = session.id
+            deposit.checkout_url = session.url or ""
+            deposit.status = DepositStatus.OPEN
+            deposit.save(update_fields=["checkout_session_id", "checkout_url", "status"])
     except IntegrityError:
         existing = Deposit.objects.filter(user_id=user.pk, idempotency_key=idempotency_key).first()
         if existing is None:
             raise
         return _replay(existing, amount_minor)
+    return deposit
+
+
+def _create_session(
+    *, deposit: Deposit, success_url: str, cancel_url: str
+) -> stripe.checkout.Session:
+    client = stripe_client.get_client()
+    reference = {"deposit_id": str(deposit.pk), "user_id": str(deposit.user_id)}
+    try:
+        return client.v1.checkout.sessions.create(
+            params={
+                "mode": "payment",
+                "line_items": [
+                    {
+                        "quantity": 1,
+                        "price_data": {
+                            "currency": "usd",
+                            "unit_amount": deposit.amount_minor,
+                            "product_data": {"name": "FormalMarket USD balance"},
+                        },
+                    }
+                ],
+                "client_reference_id": str(deposit.pk),
+                "metadata": reference,
+                "payment_intent_data": {"metadata": reference},
+                "success_url": success_url,
+                "cancel_url": cancel_url,
+            },
+            # Our id, not the library's UUID: the library's own retries reuse it.
+            options={"idempotency_key": f"deposit-{deposit.pk}"},
+        )
+    except stripe.StripeError as error:
+        raise stripe_client.translate_error(error) from error
 
 
 def _replay(existing: Deposit, amount_minor: int) -> Deposit:

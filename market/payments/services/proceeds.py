@@ -17,8 +17,7 @@ from django.utils import timezone
 from market.models import AccountKind, LedgerTransaction, Trade
 from market.money import Currency
 from market.payments.models import ProceedsHold
-from market.payments.services.balances import USD, lock_usd_accounts, settle_debt_locked
-from market.services.ledger import record_transaction
+from market.payments.services.balances import credit_available_locked, lock_usd_accounts
 
 logger = logging.getLogger(__name__)
 
@@ -75,18 +74,16 @@ def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -
             accounts, locked = lock_usd_accounts(
                 hold.user_id, AccountKind.AVAILABLE, AccountKind.PENDING, AccountKind.DEBT
             )
-            txn = record_transaction(
+            txn = credit_available_locked(
+                user_id=hold.user_id,
                 kind=LedgerTransaction.Kind.PROCEEDS_RELEASE,
-                currency=USD,
-                legs=[
-                    (accounts[AccountKind.PENDING], -hold.amount_minor),
-                    (accounts[AccountKind.AVAILABLE], hold.amount_minor),
-                ],
+                source=accounts[AccountKind.PENDING],
+                amount_minor=hold.amount_minor,
+                accounts=accounts,
                 locked=locked,
                 memo=f"proceeds of trade {hold.trade_id} available",
                 idempotency_key=f"proceeds-release-{hold.pk}",
             )
-            settle_debt_locked(user_id=hold.user_id, accounts=accounts, locked=locked)
             hold.release_transaction = txn
             hold.released_at = now
             hold.save(update_fields=["release_transaction", "released_at"])

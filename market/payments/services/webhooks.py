@@ -18,23 +18,22 @@ from collections.abc import Callable
 from typing import Any
 
 import stripe
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from market.models import AccountKind, LedgerTransaction
 from market.payments import stripe_client
-from market.payments.exceptions import EventOutOfOrder, InvalidWebhook
+from market.payments.exceptions import InvalidWebhook, LivemodeMismatch, PaymentsBusy
 from market.payments.models import (
     ConnectedAccount,
     Deposit,
     DepositStatus,
-    Dispute,
-    DisputeStatus,
     StripeEvent,
 )
+from market.payments.services import chargebacks
+from market.payments.services import event_shapes as shapes
 from market.payments.services.balances import (
     USD,
-    debit_or_debt_legs,
     lock_usd_accounts,
     settle_debt_locked,
     usd_system_account,
@@ -51,22 +50,56 @@ Handler = Callable[[dict[str, Any]], Outcome]
 def handle_webhook(*, payload: bytes, signature_header: str) -> tuple[StripeEvent, bool]:
     """Verify a webhook delivery and process its event once; return (record, is_new).
 
-    Raises InvalidWebhook (answer 400), UsdDisabled, or EventOutOfOrder (answer non-2xx so
-    that Stripe delivers it again later; nothing was recorded).
+    Raises InvalidWebhook (answer 400: bad signature, malformed event, the other mode's
+    event), UsdDisabled, or a PlatformError (EventOutOfOrder, StripeUnavailable,
+    PaymentsBusy: answer non-2xx so that Stripe delivers it again later). Whatever is
+    raised, nothing was recorded.
     """
     try:
-        event = stripe_client.verify_webhook(payload=payload, signature_header=signature_header)
+        body = stripe_client.verify_webhook(payload=payload, signature_header=signature_header)
     except stripe.SignatureVerificationError as error:
         raise InvalidWebhook(f"signature verification failed: {error.user_message}") from error
     except ValueError as error:
-        raise InvalidWebhook(f"malformed webhook payload: {error}") from error
-    if not isinstance(event, dict) or not isinstance(event.get("id"), str):
-        raise InvalidWebhook("malformed webhook payload: no event id")
+        raise InvalidWebhook("malformed webhook payload: not JSON") from error
+    event = shapes.as_object(body, "the body")
+    shapes.required_id(event, "id", "event")
+    if not isinstance(event.get("type"), str) or not 1 <= len(event["type"]) <= 100:
+        raise InvalidWebhook("malformed event: no type")
+    if event.get("object") not in ("event", "v2.core.event"):
+        raise InvalidWebhook("malformed event: not an event")
+    livemode = event.get("livemode")
+    if not isinstance(livemode, bool):
+        raise InvalidWebhook("malformed event: livemode is not true or false")
+    if livemode != stripe_client.server_livemode():
+        # A live event on a test-key server (or the reverse) is a misconfigured endpoint:
+        # its objects are not ours to act on.
+        raise LivemodeMismatch(
+            f"a {'live' if livemode else 'test'}-mode event on a "
+            f"{'live' if stripe_client.server_livemode() else 'test'}-mode server"
+        )
+    shapes.optional_id(event, "account", "event")
     return process_event(event=event)
 
 
+def _route(event: dict[str, Any]) -> tuple[Handler | None, dict[str, Any]]:
+    type_ = event["type"]
+    if event.get("object") == "v2.core.event":
+        # Thin events carry no object, only a reference to re-read from the API.
+        handler = _thin_handler(type_)
+        if handler is not None:
+            related = shapes.as_object(event.get("related_object"), "related_object")
+            shapes.required_id(related, "id", "related_object")
+        return handler, event
+    handler = _HANDLERS.get(type_)
+    if handler is None:
+        return None, event
+    data = shapes.as_object(event.get("data"), "data")
+    return handler, shapes.as_object(data.get("object"), "data.object")
+
+
 def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
-    """Apply a verified event exactly once; return (its record, whether this call applied it)."""
+    """Apply a verified, well-formed event exactly once; return (its record, whether this
+    call applied it)."""
     event_id = event["id"]
     existing = StripeEvent.objects.filter(event_id=event_id).first()
     if existing is not None:
@@ -75,15 +108,11 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
         with transaction.atomic():
             record = StripeEvent.objects.create(
                 event_id=event_id,
-                type=str(event.get("type", ""))[:100],
-                livemode=bool(event.get("livemode", False)),
+                type=event["type"],
+                livemode=event["livemode"],
                 outcome=StripeEvent.Outcome.IGNORED,
             )
-            if event.get("object") == "v2.core.event":
-                # Thin events carry no object, only a reference to re-read from the API.
-                handler, payload = _THIN_HANDLERS.get(record.type.split("[")[0]), event
-            else:
-                handler, payload = _HANDLERS.get(record.type), event["data"]["object"]
+            handler, payload = _route(event)
             if handler is None:
                 txn, outcome, detail = None, StripeEvent.Outcome.IGNORED, "event type not used"
             elif event.get("account") and handler not in _CONNECT_HANDLERS:
@@ -98,12 +127,25 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
             record.outcome = outcome
             record.detail = detail[:200]
             record.save(update_fields=["ledger_transaction", "outcome", "detail"])
-    except IntegrityError:
+    except IntegrityError as error:
         # A concurrent delivery of the same event committed first.
         existing = StripeEvent.objects.filter(event_id=event_id).first()
-        if existing is None:
-            raise
-        return existing, False
+        if existing is not None:
+            return existing, False
+        logger.exception("stripe event %s conflicts with our records", event_id)
+        raise InvalidWebhook("the event conflicts with our records") from error
+    except DataError as error:
+        logger.exception("stripe event %s has a value out of range", event_id)
+        raise InvalidWebhook("malformed event: a value is out of range") from error
+    except DatabaseError as error:
+        # A deadlock victim, a lost connection: nothing was recorded; Stripe retries.
+        logger.exception("stripe event %s: database error", event_id)
+        raise PaymentsBusy("the event could not be applied now; deliver it again") from error
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as error:
+        # A shape no check above foresaw: refused (rolled back, nothing recorded), logged for
+        # a person, never a 500.
+        logger.exception("stripe event %s could not be read", event_id)
+        raise InvalidWebhook("malformed event: it could not be read") from error
     logger.info("stripe event %s %s: %s %s", event_id, record.type, outcome, detail)
     return record, True
 
@@ -111,62 +153,77 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
 # --- Checkout -------------------------------------------------------------------------------
 
 
-def _lock_deposit_for_session(session: dict[str, Any]) -> Deposit | None:
-    deposit = Deposit.objects.select_for_update().filter(checkout_session_id=session["id"]).first()
+def _lock_deposit_for_session(session_id: str, session: dict[str, Any]) -> Deposit | None:
+    reference = shapes.optional_str(session, "client_reference_id", "session")
+    deposit = Deposit.objects.select_for_update().filter(checkout_session_id=session_id).first()
     if deposit is not None:
         return deposit
     # The webhook can beat our own write of the session id: fall back to our reference.
-    reference = str(session.get("client_reference_id") or "")
-    if not reference.isdigit():
+    if not (reference.isascii() and reference.isdigit() and len(reference) <= 18):
         return None
     deposit = Deposit.objects.select_for_update().filter(pk=int(reference)).first()
-    if deposit is None or deposit.checkout_session_id not in (None, session["id"]):
+    if deposit is None or deposit.checkout_session_id not in (None, session_id):
         return None
     return deposit
 
 
 def _on_checkout_paid(session: dict[str, Any]) -> Outcome:
     ignored = StripeEvent.Outcome.IGNORED
+    session_id = shapes.required_id(session, "id", "session")
+    payment_intent = shapes.optional_id(session, "payment_intent", "session")
+    amount = shapes.amount(session, "amount_total", "session")
+    currency = shapes.optional_str(session, "currency", "session").lower()
     if session.get("mode") != "payment":
         return None, ignored, "not a payment session"
-    deposit = _lock_deposit_for_session(session)
+    deposit = _lock_deposit_for_session(session_id, session)
     if deposit is None:
         return None, ignored, "no deposit of ours for this session"
     if deposit.status == DepositStatus.PAID:
         return None, ignored, f"deposit {deposit.pk} already credited"
     if session.get("payment_status") not in ("paid", "no_payment_required"):
         return None, ignored, "payment not settled yet (async payment method)"
-    amount, currency = session.get("amount_total"), str(session.get("currency", "")).lower()
     if amount != deposit.amount_minor or currency != "usd":
         logger.error(
             "deposit %s: Stripe session %s paid %s %s, expected %s usd; not credited",
             deposit.pk,
-            session["id"],
+            session_id,
             amount,
             currency,
             deposit.amount_minor,
         )
         return None, ignored, f"amount mismatch: {amount} {currency}"
+    if (
+        payment_intent is not None
+        and Deposit.objects.filter(payment_intent_id=payment_intent).exclude(pk=deposit.pk).exists()
+    ):
+        # One payment cannot fund two deposits. Never valid, however often Stripe sends it:
+        # recorded (so it is not retried for days) and left to a person.
+        logger.error(
+            "deposit %s: payment %s already belongs to another deposit; not credited",
+            deposit.pk,
+            payment_intent,
+        )
+        return None, ignored, f"payment {payment_intent} already funds another deposit"
 
     clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
     accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
     txn = record_transaction(
         kind=LedgerTransaction.Kind.DEPOSIT,
         currency=USD,
-        # The verified event's amount equals ours (checked above); post ours, an int.
+        # The verified event's amount equals ours (checked above); post ours.
         legs=[
             (clearing, -deposit.amount_minor),
             (accounts[AccountKind.AVAILABLE], deposit.amount_minor),
         ],
         locked=locked,
-        memo=f"deposit {deposit.pk} (Checkout {session['id']})",
+        memo=f"deposit {deposit.pk} (Checkout {session_id})",
         idempotency_key=f"deposit-{deposit.pk}",
     )
     settle_debt_locked(user_id=deposit.user_id, accounts=accounts, locked=locked)
     deposit.status = DepositStatus.PAID
     deposit.paid_at = timezone.now()
-    deposit.checkout_session_id = session["id"]
-    deposit.payment_intent_id = session.get("payment_intent") or None
+    deposit.checkout_session_id = session_id
+    deposit.payment_intent_id = payment_intent
     deposit.ledger_transaction = txn
     deposit.save(
         update_fields=[
@@ -182,7 +239,7 @@ def _on_checkout_paid(session: dict[str, Any]) -> Outcome:
 
 def _close_unpaid(session: dict[str, Any], status: DepositStatus) -> Outcome:
     ignored = StripeEvent.Outcome.IGNORED
-    deposit = _lock_deposit_for_session(session)
+    deposit = _lock_deposit_for_session(shapes.required_id(session, "id", "session"), session)
     if deposit is None:
         return None, ignored, "no deposit of ours for this session"
     if deposit.status not in (DepositStatus.CREATED, DepositStatus.OPEN):
@@ -200,143 +257,26 @@ def _on_checkout_failed(session: dict[str, Any]) -> Outcome:
     return _close_unpaid(session, DepositStatus.FAILED)
 
 
-# --- Refunds and disputes -------------------------------------------------------------------
-
-
-def _lock_deposit_for_payment(payment_intent_id: object, what: str) -> Deposit:
-    deposit = None
-    if isinstance(payment_intent_id, str) and payment_intent_id:
-        deposit = (
-            Deposit.objects.select_for_update().filter(payment_intent_id=payment_intent_id).first()
-        )
-    if deposit is None or deposit.status != DepositStatus.PAID:
-        # Stripe does not order deliveries: the payment's checkout.session.completed may be
-        # still on its way. Refuse without recording the event, so Stripe sends it again.
-        raise EventOutOfOrder(f"{what} for payment {payment_intent_id!r}, not yet credited")
-    return deposit
-
-
-def _on_charge_refunded(charge: dict[str, Any]) -> Outcome:
-    deposit = _lock_deposit_for_payment(charge.get("payment_intent"), "a refund")
-    # amount_refunded is cumulative: an older event (smaller total) arriving late is a no-op.
-    refunded_total = min(int(charge.get("amount_refunded") or 0), deposit.amount_minor)
-    amount = refunded_total - deposit.refunded_minor
-    if amount <= 0:
-        return None, StripeEvent.Outcome.IGNORED, f"refund of {refunded_total} already applied"
-    clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
-    accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
-    legs = debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
-    txn = record_transaction(
-        kind=LedgerTransaction.Kind.REFUND,
-        currency=USD,
-        legs=[*legs, (clearing, amount)],
-        locked=locked,
-        memo=f"refund of deposit {deposit.pk} (charge {charge.get('id')})",
-        idempotency_key=f"refund-{deposit.pk}-{refunded_total}",
-    )
-    deposit.refunded_minor = refunded_total
-    deposit.save(update_fields=["refunded_minor"])
-    return txn, StripeEvent.Outcome.PROCESSED, f"deposit {deposit.pk} refunded {amount}"
-
-
-def _on_dispute_created(dispute: dict[str, Any]) -> Outcome:
-    deposit = _lock_deposit_for_payment(dispute.get("payment_intent"), "a dispute")
-    if Dispute.objects.filter(dispute_id=dispute["id"]).exists():
-        return None, StripeEvent.Outcome.IGNORED, "dispute already recorded"
-    amount = min(int(dispute.get("amount") or 0), deposit.amount_minor)
-    if amount <= 0:
-        return None, StripeEvent.Outcome.IGNORED, "dispute without an amount"
-    frozen = usd_system_account(AccountKind.DISPUTES)
-    accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
-    legs = debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
-    txn = record_transaction(
-        kind=LedgerTransaction.Kind.DISPUTE,
-        currency=USD,
-        legs=[*legs, (frozen, amount)],
-        locked=locked,
-        memo=f"dispute {dispute['id']} on deposit {deposit.pk}: frozen",
-        idempotency_key=f"dispute-freeze-{dispute['id']}",
-    )
-    Dispute.objects.create(
-        dispute_id=dispute["id"],
-        deposit=deposit,
-        amount_minor=amount,
-        status=DisputeStatus.OPEN,
-        freeze_transaction=txn,
-    )
-    return txn, StripeEvent.Outcome.PROCESSED, f"dispute froze {amount} of deposit {deposit.pk}"
-
-
-def _on_dispute_closed(dispute: dict[str, Any]) -> Outcome:
-    deposit = _lock_deposit_for_payment(dispute.get("payment_intent"), "a dispute")
-    lost = dispute.get("status") == "lost"
-    record = Dispute.objects.select_for_update().filter(dispute_id=dispute["id"]).first()
-    if record is not None and record.status != DisputeStatus.OPEN:
-        return None, StripeEvent.Outcome.IGNORED, f"dispute already {record.status}"
-    # System accounts first: creating one while holding user-account locks could deadlock
-    # with the engine, which gets the fee account before it locks user accounts.
-    clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
-    frozen = usd_system_account(AccountKind.DISPUTES) if record is not None else None
-    accounts, locked = lock_usd_accounts(deposit.user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
-    key = f"dispute-close-{dispute['id']}"
-    memo = f"dispute {dispute['id']} on deposit {deposit.pk}: {'lost' if lost else 'won'}"
-    txn: LedgerTransaction | None = None
-    if record is None:
-        # Closed before its "created" arrived: a lost dispute takes the money now, a won one
-        # never moved any; the late "created" then finds the closed record and does nothing.
-        amount = min(int(dispute.get("amount") or 0), deposit.amount_minor)
-        if lost and amount > 0:
-            legs = debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
-            txn = record_transaction(
-                kind=LedgerTransaction.Kind.DISPUTE,
-                currency=USD,
-                legs=[*legs, (clearing, amount)],
-                locked=locked,
-                memo=memo,
-                idempotency_key=key,
-            )
-        record = Dispute(dispute_id=dispute["id"], deposit=deposit, amount_minor=max(amount, 1))
-    else:
-        assert frozen is not None
-        back_to = clearing if lost else accounts[AccountKind.AVAILABLE]
-        txn = record_transaction(
-            kind=LedgerTransaction.Kind.DISPUTE,
-            currency=USD,
-            legs=[(frozen, -record.amount_minor), (back_to, record.amount_minor)],
-            locked=locked,
-            memo=memo,
-            idempotency_key=key,
-        )
-        if not lost:
-            settle_debt_locked(user_id=deposit.user_id, accounts=accounts, locked=locked)
-    record.status = DisputeStatus.LOST if lost else DisputeStatus.WON
-    record.close_transaction = txn
-    record.closed_at = timezone.now()
-    if record.pk is None:
-        record.save(force_insert=True)
-    else:
-        record.save(update_fields=["status", "close_transaction", "closed_at"])
-    return txn, StripeEvent.Outcome.PROCESSED, memo
-
-
 # --- Connect --------------------------------------------------------------------------------
 
 
 def _on_account_updated(account: dict[str, Any]) -> Outcome:
-    updated = ConnectedAccount.objects.filter(stripe_account_id=account.get("id")).update(
-        charges_enabled=bool(account.get("charges_enabled")),
-        payouts_enabled=bool(account.get("payouts_enabled")),
-        details_submitted=bool(account.get("details_submitted")),
+    account_id = shapes.required_id(account, "id", "account")
+    updated = ConnectedAccount.objects.filter(stripe_account_id=account_id).update(
+        charges_enabled=account.get("charges_enabled") is True,
+        payouts_enabled=account.get("payouts_enabled") is True,
+        details_submitted=account.get("details_submitted") is True,
         refreshed_at=timezone.now(),
     )
     if not updated:
         return None, StripeEvent.Outcome.IGNORED, "not a connected account of ours"
-    return None, StripeEvent.Outcome.PROCESSED, f"account {account.get('id')} refreshed"
+    return None, StripeEvent.Outcome.PROCESSED, f"account {account_id} refreshed"
 
 
 def _on_v2_account_event(thin_event: dict[str, Any]) -> Outcome:
-    """Any v2.core.account[...] notification: re-read the account and store its flags."""
-    account_id = (thin_event.get("related_object") or {}).get("id")
+    """A v2.core.account notification (``.updated``, ``[...].updated``): re-read the account
+    and store its flags."""
+    account_id = thin_event["related_object"]["id"]  # checked by _route
     connected = ConnectedAccount.objects.filter(stripe_account_id=account_id).first()
     if connected is None:
         return None, StripeEvent.Outcome.IGNORED, "not a connected account of ours"
@@ -345,20 +285,43 @@ def _on_v2_account_event(thin_event: dict[str, Any]) -> Outcome:
     return None, StripeEvent.Outcome.PROCESSED, f"account {account_id} re-read"
 
 
-_THIN_HANDLERS: dict[str, Handler] = {
-    "v2.core.account": _on_v2_account_event,
-}
+def _on_v2_account_closed(thin_event: dict[str, Any]) -> Outcome:
+    """v2.core.account.closed: nothing more can be transferred to it (no need to ask)."""
+    account_id = thin_event["related_object"]["id"]  # checked by _route
+    updated = ConnectedAccount.objects.filter(stripe_account_id=account_id).update(
+        charges_enabled=False,
+        payouts_enabled=False,
+        details_submitted=False,
+        refreshed_at=timezone.now(),
+    )
+    if not updated:
+        return None, StripeEvent.Outcome.IGNORED, "not a connected account of ours"
+    return None, StripeEvent.Outcome.PROCESSED, f"account {account_id} closed"
+
+
+def _thin_handler(type_: str) -> Handler | None:
+    if type_ == "v2.core.account.closed":
+        return _on_v2_account_closed
+    # v2.core.account.created/.updated and v2.core.account[<part>].updated etc.
+    if type_.startswith(("v2.core.account.", "v2.core.account[")):
+        return _on_v2_account_event
+    return None
+
 
 _HANDLERS: dict[str, Handler] = {
     "checkout.session.completed": _on_checkout_paid,
     "checkout.session.async_payment_succeeded": _on_checkout_paid,
     "checkout.session.async_payment_failed": _on_checkout_failed,
     "checkout.session.expired": _on_checkout_expired,
-    "charge.refunded": _on_charge_refunded,
-    "charge.dispute.created": _on_dispute_created,
-    "charge.dispute.closed": _on_dispute_closed,
+    "charge.refunded": chargebacks.on_charge_refunded,
+    "charge.dispute.created": chargebacks.on_dispute_created,
+    "charge.dispute.closed": chargebacks.on_dispute_closed,
     "account.updated": _on_account_updated,
 }
 # The only handlers that take events about connected accounts (``event.account`` set).
-_CONNECT_HANDLERS: tuple[Handler, ...] = (_on_account_updated, _on_v2_account_event)
+_CONNECT_HANDLERS: tuple[Handler, ...] = (
+    _on_account_updated,
+    _on_v2_account_event,
+    _on_v2_account_closed,
+)
 HANDLED_EVENT_TYPES = tuple(_HANDLERS)

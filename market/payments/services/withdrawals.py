@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from market.exceptions import InsufficientFunds
 from market.models import AccountKind, LedgerTransaction
+from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import (
     ConnectAccountMissing,
@@ -33,10 +34,12 @@ from market.payments.exceptions import (
 from market.payments.models import ConnectedAccount, Withdrawal, WithdrawalStatus
 from market.payments.services.balances import (
     USD,
+    credit_available_locked,
     lock_usd_accounts,
     settle_debt_locked,
     usd_system_account,
 )
+from market.payments.services.buckets import compute_usd_buckets
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -111,12 +114,17 @@ def _hold(
             user_id, AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.DEBT
         )
         settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)
-        have = locked[accounts[AccountKind.AVAILABLE].pk].balance_minor
+        # Only matured sale proceeds leave by transfer; deposits go back as refunds.
+        have = compute_usd_buckets(
+            user_id=user_id, available=accounts[AccountKind.AVAILABLE]
+        ).withdrawable_minor
         if have < amount_minor:
             # Raising rolls back the debt repayment too: a refusal changes nothing.
             raise InsufficientFunds(
-                f"this withdrawal needs {amount_minor} USD cents available; you have {have}",
-                fields={"amount_minor": ["not enough available funds"]},
+                f"this withdrawal needs {format_minor(amount_minor, USD)} of withdrawable "
+                f"sale proceeds; you have {format_minor(have, USD)} (deposited money goes "
+                "back only as a refund to the card or account it came from)",
+                fields={"amount_minor": ["not enough withdrawable proceeds"]},
             )
         txn = record_transaction(
             kind=LedgerTransaction.Kind.WITHDRAWAL_HOLD,
@@ -187,13 +195,12 @@ def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
     except stripe.StripeError as error:
         if stripe_client.is_temporary(error):
             logger.warning("withdrawal %s: temporary Stripe failure: %s", withdrawal.pk, error)
-            raise StripeUnavailable(
-                f"transfer not confirmed yet: {error.user_message or error}"
-            ) from error
+            raise StripeUnavailable("transfer not confirmed yet: Stripe is unreachable") from error
+        logger.warning("withdrawal %s refused by Stripe: %s", withdrawal.pk, error)
         return fail_withdrawal(
             withdrawal_id=withdrawal.pk,
             code=str(error.code or type(error).__name__),
-            message=str(error.user_message or error),
+            message=stripe_client.refusal_message(error),
         )
     return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=transfer.id)
 
@@ -211,9 +218,8 @@ def _find_transfer(client: stripe.StripeClient, withdrawal: Withdrawal) -> str |
     except stripe.StripeError as error:
         # Whatever the error, nothing is decided without the answer: the funds stay held and
         # the withdrawal REQUESTED (retried by Celery, or later by the stuck-withdrawal sweep).
-        raise StripeUnavailable(
-            f"could not check for an earlier transfer: {error.user_message or error}"
-        ) from error
+        logger.warning("withdrawal %s: transfer lookup failed: %s", withdrawal.pk, error)
+        raise StripeUnavailable("could not check for an earlier transfer") from error
     for transfer in found.data:
         metadata = transfer.to_dict().get("metadata") or {}
         if metadata.get("withdrawal_id") == str(withdrawal.pk):
@@ -268,18 +274,16 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
         accounts, locked = lock_usd_accounts(
             withdrawal.user_id, AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.DEBT
         )
-        txn = record_transaction(
+        txn = credit_available_locked(
+            user_id=withdrawal.user_id,
             kind=LedgerTransaction.Kind.WITHDRAWAL_RELEASE,
-            currency=USD,
-            legs=[
-                (accounts[AccountKind.HELD], -withdrawal.amount_minor),
-                (accounts[AccountKind.AVAILABLE], withdrawal.amount_minor),
-            ],
+            source=accounts[AccountKind.HELD],
+            amount_minor=withdrawal.amount_minor,
+            accounts=accounts,
             locked=locked,
             memo=f"withdrawal {withdrawal.pk} failed: {code}",
             idempotency_key=f"withdrawal-close-{withdrawal.pk}",
         )
-        settle_debt_locked(user_id=withdrawal.user_id, accounts=accounts, locked=locked)
         withdrawal.status = WithdrawalStatus.FAILED
         withdrawal.failure_code = code[:100]
         withdrawal.failure_message = message[:500]

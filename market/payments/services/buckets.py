@@ -1,0 +1,119 @@
+"""The two parts of a user's available USD: refundable deposit and withdrawable proceeds.
+
+Rule (docs/payments.md, "Refundable deposit, withdrawable proceeds"): deposited money leaves
+the platform only as a refund to the payment it came from; only sale proceeds, once out of
+their hold window, leave by Connect transfer. Spending (bids, refunds, disputes, debt
+repayment) draws on the **deposit first**; proceeds are touched only when the deposit part
+is exhausted.
+
+The split is not a second balance that every writer must keep in step: it is computed from
+the user's own AVAILABLE postings, in order, so the matching engine (which only knows
+AVAILABLE) needs no change. Walking the postings:
+
+- matured proceeds (``proceeds_release``) and a seller's immediately available trade
+  proceeds add to the withdrawable part;
+- a withdrawal hold takes from it, a refused withdrawal gives it back;
+- any other debit lowers it only as far as the balance falls below it (deposit first);
+- any other credit (a deposit, a released bid, a price improvement, a won dispute, a
+  refused refund) goes to the deposit part.
+
+Money released from a bid cannot say which part paid for it, so it returns to the deposit
+part; what the deposit part holds beyond what the user's deposits could still refund
+(paid amounts less refunds and open or lost disputes) cannot have come from deposits, and
+counts as withdrawable. Both rules only ever err towards "refundable", never towards paying
+deposited money out by transfer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.db.models import Sum
+
+from market.models import Account, LedgerTransaction, Posting, Trade
+from market.payments.models import (
+    Deposit,
+    DepositStatus,
+    Dispute,
+    DisputeStatus,
+)
+
+_Kind = LedgerTransaction.Kind
+_TO_WITHDRAWABLE = (_Kind.PROCEEDS_RELEASE, _Kind.WITHDRAWAL_RELEASE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UsdBuckets:
+    available_minor: int
+    refundable_minor: int  # unspent deposits: back only as a refund to the payment
+    withdrawable_minor: int  # matured sale proceeds: out by Connect transfer
+
+
+def deposit_room_minor(deposit: Deposit) -> int:
+    """What may still be refunded or disputed of a paid deposit (refunds and open or lost
+    disputes together never exceed its amount)."""
+    if deposit.status != DepositStatus.PAID:
+        return 0
+    taken = (
+        Dispute.objects.filter(
+            deposit_id=deposit.pk, status__in=(DisputeStatus.OPEN, DisputeStatus.LOST)
+        ).aggregate(s=Sum("amount_minor"))["s"]
+        or 0
+    )
+    return max(deposit.amount_minor - deposit.refunded_minor - int(taken), 0)
+
+
+def _deposits_room_minor(user_id: int) -> int:
+    paid = Deposit.objects.filter(user_id=user_id, status=DepositStatus.PAID)
+    total = paid.aggregate(s=Sum("amount_minor"))["s"] or 0
+    refunded = paid.aggregate(s=Sum("refunded_minor"))["s"] or 0
+    disputed = (
+        Dispute.objects.filter(
+            deposit__in=paid, status__in=(DisputeStatus.OPEN, DisputeStatus.LOST)
+        ).aggregate(s=Sum("amount_minor"))["s"]
+        or 0
+    )
+    return max(int(total) - int(refunded) - int(disputed), 0)
+
+
+def _walk_withdrawable(user_id: int, available: Account) -> tuple[int, int]:
+    """(balance, withdrawable part) from the user's USD AVAILABLE postings in order.
+
+    Postings to one account are written under its row lock, so their ids follow commit
+    order; a caller holding that lock sees them all.
+    """
+    rows = list(
+        Posting.objects.filter(account_id=available.pk)
+        .order_by("id")
+        .values_list("amount_minor", "transaction_id", "transaction__kind")
+    )
+    # A seller's trade proceeds credited straight to AVAILABLE (no hold window) are
+    # proceeds; a buyer's price improvement on a trade is not.
+    sold = set(
+        Trade.objects.filter(
+            seller_id=user_id,
+            ledger_transaction_id__in=[t for _, t, k in rows if k == _Kind.TRADE],
+        ).values_list("ledger_transaction_id", flat=True)
+    )
+    balance = withdrawable = 0
+    for amount, txn_id, kind in rows:
+        balance += amount
+        if amount > 0 and (kind in _TO_WITHDRAWABLE or txn_id in sold):
+            withdrawable += amount
+        elif kind == _Kind.WITHDRAWAL_HOLD:
+            withdrawable += amount  # a debit: the withdrawn proceeds
+        withdrawable = min(max(withdrawable, 0), max(balance, 0))
+    return balance, withdrawable
+
+
+def compute_usd_buckets(*, user_id: int, available: Account) -> UsdBuckets:
+    """Split the user's available USD. Exact when the caller holds the AVAILABLE lock
+    (every money-moving caller does); a snapshot for pages otherwise."""
+    balance, withdrawable = _walk_withdrawable(user_id, available)
+    beyond_deposits = balance - _deposits_room_minor(user_id)
+    withdrawable = min(max(withdrawable, beyond_deposits, 0), max(balance, 0))
+    return UsdBuckets(
+        available_minor=balance,
+        refundable_minor=max(balance, 0) - withdrawable,
+        withdrawable_minor=withdrawable,
+    )

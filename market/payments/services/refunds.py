@@ -1,0 +1,280 @@
+"""Refunds the user asks for: unspent deposited USD back to the payment it came from.
+
+Lifecycle: request_deposit_refund takes the amount from the user's refundable deposit in one
+transaction (AVAILABLE → STRIPE_CLEARING, ``deposit.refunded_minor`` counts it at once, so
+Stripe's own ``charge.refunded`` for it is a no-op however early it arrives) and records a
+REQUESTED refund; after commit a task creates the Stripe Refund with the idempotency key
+``deposit-refund-<id>``. Stripe's answer closes it: a refund object → SUCCEEDED (nothing
+moves); a refusal → FAILED, the amount goes back to the user's available USD (debt first).
+Temporary failures keep it REQUESTED, to be retried; a retry first looks for a refund an
+earlier attempt made (Stripe keeps an idempotency key for 24 hours only).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import stripe
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from market.exceptions import NotFound
+from market.models import AccountKind, LedgerTransaction
+from market.money import format_minor
+from market.payments import stripe_client
+from market.payments.exceptions import (
+    IdempotencyKeyReused,
+    InvalidAmount,
+    NotRefundable,
+    StripeUnavailable,
+)
+from market.payments.models import Deposit, DepositRefund, DepositStatus, RefundStatus
+from market.payments.services.balances import (
+    USD,
+    credit_available_locked,
+    lock_usd_accounts,
+    settle_debt_locked,
+    usd_system_account,
+)
+from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
+from market.payments.services.chargebacks import apply_stripe_refunds_locked
+from market.payments.services.debtors import lock_problems_of_open_usd_bids
+from market.services.ledger import record_transaction
+
+logger = logging.getLogger(__name__)
+
+
+def request_deposit_refund(
+    *,
+    user: AbstractBaseUser,
+    deposit_id: int,
+    amount_minor: int | None = None,
+    idempotency_key: str | None = None,
+) -> DepositRefund:
+    """Refund ``amount_minor`` (default: all that can be) of one of the user's deposits.
+
+    Debt is repaid first. Refuses, changing nothing, more than the least of: the deposit's
+    amount less its refunds and open or lost disputes, and the user's refundable deposit
+    (money already spent, or withdrawable proceeds, cannot go back to a card).
+    """
+    stripe_client.require_usd()
+    if amount_minor is not None and (
+        isinstance(amount_minor, bool) or not isinstance(amount_minor, int) or amount_minor <= 0
+    ):
+        raise InvalidAmount(
+            "the amount is a positive whole number of cents",
+            fields={"amount_minor": ["a positive integer"]},
+        )
+    if idempotency_key is not None:
+        existing = DepositRefund.objects.filter(
+            user_id=user.pk, idempotency_key=idempotency_key
+        ).first()
+        if existing is not None:
+            return _replay(existing, deposit_id, amount_minor)
+    try:
+        return _take(
+            user_id=user.pk,
+            deposit_id=deposit_id,
+            amount_minor=amount_minor,
+            idempotency_key=idempotency_key,
+        )
+    except IntegrityError:
+        existing = DepositRefund.objects.filter(
+            user_id=user.pk, idempotency_key=idempotency_key
+        ).first()
+        if existing is None:
+            raise
+        return _replay(existing, deposit_id, amount_minor)
+
+
+def _take(
+    *, user_id: int, deposit_id: int, amount_minor: int | None, idempotency_key: str | None
+) -> DepositRefund:
+    from market.payments.tasks import send_deposit_refund_task
+
+    with transaction.atomic():
+        deposit = Deposit.objects.select_for_update().filter(pk=deposit_id, user_id=user_id).first()
+        if deposit is None:
+            raise NotFound("no such deposit")
+        if deposit.status != DepositStatus.PAID or not deposit.payment_intent_id:
+            raise NotRefundable("only a paid deposit can be refunded")
+        clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
+        accounts, locked = lock_usd_accounts(user_id, AccountKind.AVAILABLE, AccountKind.DEBT)
+        settle_debt_locked(user_id=user_id, accounts=accounts, locked=locked)
+        refundable = compute_usd_buckets(
+            user_id=user_id, available=accounts[AccountKind.AVAILABLE]
+        ).refundable_minor
+        limit = min(deposit_room_minor(deposit), refundable)
+        amount = limit if amount_minor is None else amount_minor
+        if amount <= 0 or amount > limit:
+            # Raising rolls back the debt repayment too: a refusal changes nothing.
+            raise NotRefundable(
+                f"at most {format_minor(limit, USD)} of this deposit can be refunded "
+                f"(your refundable deposit is {format_minor(refundable, USD)}; spent money and "
+                "sale proceeds cannot go back to a card)",
+                fields={"amount_minor": [f"at most {limit}"]},
+            )
+        txn = record_transaction(
+            kind=LedgerTransaction.Kind.REFUND,
+            currency=USD,
+            legs=[(accounts[AccountKind.AVAILABLE], -amount), (clearing, amount)],
+            locked=locked,
+            memo=f"refund of deposit {deposit.pk} requested by user {user_id}",
+        )
+        deposit.refunded_minor += amount
+        deposit.save(update_fields=["refunded_minor"])
+        refund = DepositRefund.objects.create(
+            user_id=user_id,
+            deposit=deposit,
+            amount_minor=amount,
+            idempotency_key=idempotency_key,
+            request_transaction=txn,
+        )
+        transaction.on_commit(lambda: send_deposit_refund_task.delay(refund_id=refund.pk))
+    return refund
+
+
+def _replay(existing: DepositRefund, deposit_id: int, amount_minor: int | None) -> DepositRefund:
+    if existing.deposit_id != deposit_id or (
+        amount_minor is not None and existing.amount_minor != amount_minor
+    ):
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was already used for a different refund",
+            fields={"idempotency_key": ["already used"]},
+        )
+    return existing
+
+
+def send_deposit_refund(*, refund_id: int) -> DepositRefund:
+    """Create the Stripe Refund of a REQUESTED refund and close it on Stripe's answer.
+
+    Idempotent: a closed refund is returned as is; every attempt sends the same key.
+    Raises StripeUnavailable on a temporary failure (the caller retries; nothing moves).
+    """
+    refund = DepositRefund.objects.select_related("deposit").get(pk=refund_id)
+    if refund.status != RefundStatus.REQUESTED:
+        return refund
+    DepositRefund.objects.filter(pk=refund_id).update(attempts=F("attempts") + 1)
+    client = stripe_client.get_client()
+    if refund.attempts > 0:
+        existing = _find_refund(client, refund)
+        if existing is not None:
+            return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=existing)
+    try:
+        made = client.v1.refunds.create(
+            params={
+                "payment_intent": str(refund.deposit.payment_intent_id),
+                "amount": refund.amount_minor,
+                "reason": "requested_by_customer",
+                "metadata": {
+                    "deposit_refund_id": str(refund.pk),
+                    "deposit_id": str(refund.deposit_id),
+                },
+            },
+            options={"idempotency_key": f"deposit-refund-{refund.pk}"},
+        )
+    except stripe.StripeError as error:
+        if stripe_client.is_temporary(error):
+            logger.warning("refund %s: temporary Stripe failure: %s", refund.pk, error)
+            raise StripeUnavailable("refund not confirmed yet: Stripe is unreachable") from error
+        logger.warning("refund %s refused by Stripe: %s", refund.pk, error)
+        return fail_deposit_refund(
+            refund_id=refund.pk,
+            code=str(error.code or type(error).__name__),
+            message=stripe_client.refusal_message(error),
+        )
+    if made.status in ("failed", "canceled"):
+        return fail_deposit_refund(
+            refund_id=refund.pk,
+            code=f"refund_{made.status}",
+            message=f"Stripe could not refund this payment ({made.status}).",
+        )
+    return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=str(made.id))
+
+
+def _find_refund(client: stripe.StripeClient, refund: DepositRefund) -> str | None:
+    """The id of a refund an earlier attempt created for ``refund``, if any."""
+    try:
+        found = client.v1.refunds.list(
+            params={"payment_intent": str(refund.deposit.payment_intent_id), "limit": 100}
+        )
+    except stripe.StripeError as error:
+        logger.warning("refund %s: refund lookup failed: %s", refund.pk, error)
+        raise StripeUnavailable("could not check for an earlier refund") from error
+    for made in found.data:
+        metadata = made.to_dict().get("metadata") or {}
+        if metadata.get("deposit_refund_id") == str(refund.pk):
+            return str(made.id)
+    return None
+
+
+def complete_deposit_refund(*, refund_id: int, stripe_refund_id: str) -> DepositRefund:
+    """Stripe made the refund: close it (the money left the balance when requested)."""
+    with transaction.atomic():
+        refund = DepositRefund.objects.select_for_update().get(pk=refund_id)
+        if refund.status != RefundStatus.REQUESTED:
+            return refund
+        refund.status = RefundStatus.SUCCEEDED
+        refund.stripe_refund_id = stripe_refund_id
+        refund.closed_at = timezone.now()
+        refund.save(update_fields=["status", "stripe_refund_id", "closed_at"])
+    return refund
+
+
+def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRefund:
+    """Stripe refused the refund: the amount goes back to the user (debt first); then any
+    outside refund the request was hiding is posted."""
+    with transaction.atomic():
+        deposit_id = DepositRefund.objects.values_list("deposit_id", flat=True).get(pk=refund_id)
+        deposit = Deposit.objects.select_for_update().get(pk=deposit_id)
+        refund = DepositRefund.objects.select_for_update().get(pk=refund_id)
+        if refund.status != RefundStatus.REQUESTED:
+            return refund
+        clearing = usd_system_account(AccountKind.STRIPE_CLEARING)
+        problems = lock_problems_of_open_usd_bids(user_id=refund.user_id)
+        accounts, locked = lock_usd_accounts(
+            refund.user_id, AccountKind.AVAILABLE, AccountKind.DEBT
+        )
+        txn = credit_available_locked(
+            user_id=refund.user_id,
+            kind=LedgerTransaction.Kind.REFUND,
+            source=clearing,
+            amount_minor=refund.amount_minor,
+            accounts=accounts,
+            locked=locked,
+            memo=f"refund {refund.pk} of deposit {deposit.pk} refused by Stripe: {code}",
+            idempotency_key=f"deposit-refund-failed-{refund.pk}",
+        )
+        deposit.refunded_minor -= refund.amount_minor
+        deposit.save(update_fields=["refunded_minor"])
+        refund.status = RefundStatus.FAILED
+        refund.failure_code = code[:100]
+        refund.failure_message = message[:500]
+        refund.close_transaction = txn
+        refund.closed_at = timezone.now()
+        refund.save(
+            update_fields=[
+                "status",
+                "failure_code",
+                "failure_message",
+                "close_transaction",
+                "closed_at",
+            ]
+        )
+        apply_stripe_refunds_locked(deposit, locked_problem_ids=problems)
+    logger.warning("refund %s failed: %s %s", refund.pk, code, message)
+    return refund
+
+
+def list_stuck_refund_ids() -> list[int]:
+    """REQUESTED refunds older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
+    return list(
+        DepositRefund.objects.filter(status=RefundStatus.REQUESTED, created_at__lt=cutoff)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
