@@ -259,6 +259,8 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
 
     trusted, build_layers = job_layers(job_dir, project_dir, prepared)
     check_sandbox(toolchain, build_layers, run.memory_limit_mb)
+    # The canary is the platform's cost: the solution's time budget starts after it.
+    run.started = time.monotonic()
 
     def build(module: str) -> RunResult:
         result = run_step(
