@@ -104,7 +104,7 @@ def check_sandbox(toolchain: Toolchain, layers: Layers, memory_limit_mb: float) 
     would make every `lake comparator` run fail (exit 2, or exit 1 for a nested sandbox failure).
     """
     env = comparator_env(toolchain)
-    for _name, what, command in canary_checks(toolchain):
+    for _, what, command in canary_checks(toolchain):
         result = run_canary_step(toolchain, layers, command, memory_limit_mb, env)
         if result.exit_code != 0:
             raise SandboxFailed(f"the Lean sandbox could not {what} ({_describe(result)})")

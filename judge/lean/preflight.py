@@ -96,7 +96,7 @@ def _layers(root: Path, toolchain: Toolchain) -> Layers:
     return Layers(lower=(*bottom, lower), upper=root / "upper", workdir=root / "work")
 
 
-def _overlay_item(toolchain: Toolchain, layers: Layers, root: Path) -> PreflightItem:
+def _overlay_item(toolchain: Toolchain, layers: Layers) -> PreflightItem:
     script = f"cat {_MARKER} && echo upper > {_MARKER}.new && cat {_MARKER}.new"
     result = run_canary_step(toolchain, layers, ["/bin/sh", "-c", script], PREFLIGHT_MEMORY_MB)
     item = _outcome("overlay", result, f"read and write {WORK_MOUNT} through the overlay")
@@ -147,7 +147,7 @@ def run_preflight(toolchain: Toolchain, *, canary: bool = True) -> list[Prefligh
         started = run_canary_step(toolchain, layers, command, PREFLIGHT_MEMORY_MB, env)
         items.append(_outcome("sandbox", started, what))
         if started.exit_code == 0:
-            items.append(_overlay_item(toolchain, layers, root))
+            items.append(_overlay_item(toolchain, layers))
             what, command = checks["tools"]
             found = run_canary_step(toolchain, layers, command, PREFLIGHT_MEMORY_MB, env)
             items.append(_outcome("tools", found, what))
