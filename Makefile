@@ -31,7 +31,9 @@ run: $(STAMP) .env ## Run the marketplace with demo problems at http://127.0.0.1
 	scripts/run.sh
 
 test: $(STAMP) .env ## Run the whole test suite on PostgreSQL, Redis, bubblewrap and Chromium
-	scripts/ensure-debian-packages.sh bubblewrap chromium
+	scripts/ensure-debian-packages.sh bubblewrap chromium git gcc
+	@# The Lean job sandbox needs bubblewrap >= 0.10 (overlays): built from trixie's source if older.
+	scripts/ensure-bwrap-overlay.sh >/dev/null
 	scripts/ensure-services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest -m "not lean_conformance" $(PYTEST_ARGS)

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from judge.lean.pipeline import LeanJob, judge_lean
-from judge.lean.toolchain import PROJECTS, server_caps, toolchain_status
+from judge.lean.preflight import PreflightItem, preflight_ok, run_preflight
+from judge.lean.toolchain import (
+    PROJECTS,
+    ToolchainUnavailable,
+    discover,
+    server_caps,
+    toolchain_status,
+)
 from judge.verdict import EXIT_ACCEPTED, EXIT_JUDGE_ERROR, EXIT_USAGE
 
 DEFAULT_TIME_LIMIT_S = 120.0
@@ -39,30 +46,41 @@ def add_subparser(sub: Any) -> None:
 def _check_toolchain(as_json: bool) -> int:
     status = toolchain_status(max_age_s=0)
     max_time, max_memory = server_caps()
+    items: list[PreflightItem] = []
+    if status.available:
+        try:
+            items = run_preflight(discover())
+        except ToolchainUnavailable as exc:  # changed between the two looks
+            items = [PreflightItem("toolchain", False, str(exc))]
+    available = status.available and preflight_ok(items)
     if as_json:
         print(
             json.dumps(
                 {
-                    "available": status.available,
+                    "available": available,
                     "reason": status.reason,
                     "versions": status.versions,
                     "projects": list(status.projects),
                     "is_fake": status.is_fake,
                     "max_time_s": max_time,
                     "max_memory_mb": max_memory,
+                    "preflight": [item.as_dict() for item in items],
                 },
                 sort_keys=True,
             )
         )
     else:
-        print(f"Lean judge: {'available' if status.available else 'UNAVAILABLE'}")
+        print(f"Lean judge: {'available' if available else 'UNAVAILABLE'}")
         print(f"  {status.reason}")
         for name, version in sorted(status.versions.items()):
             print(f"  {name}: {version}")
         if status.available:
             print(f"  projects: {', '.join(status.projects)}")
         print(f"  caps: {max_time:g} s, {max_memory} MB")
-    return EXIT_ACCEPTED if status.available else EXIT_JUDGE_ERROR
+        for item in items:
+            mark = "ok" if item.ok else ("FAIL" if item.blocking else "note")
+            print(f"  [{mark}] {item.name}: {item.detail}")
+    return EXIT_ACCEPTED if available else EXIT_JUDGE_ERROR
 
 
 def _usage_error(message: str) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import shlex
 import shutil
@@ -11,9 +10,9 @@ import stat
 from pathlib import Path
 
 from judge.lean import project as gen
-from judge.lean.outcome import JobRun, axiom_verdict, limit_verdict
+from judge.lean.outcome import JobRun, limit_verdict
 from judge.lean.prepare import PreparedVerifier
-from judge.lean.sandbox import Layers
+from judge.lean.sandbox import Layers, comparator_env
 from judge.lean.steps import run_step
 from judge.verdict import Reason, Verdict, accepted, judge_error, rejected
 
@@ -73,6 +72,15 @@ def copy_solution_artifacts(build: Path, artifacts: Path) -> None:
                 shutil.copy2(entry, target, follow_symlinks=False)
 
 
+def comparator_layers(job_dir: Path, trusted: tuple[Path, ...]) -> Layers:
+    """Step 4's layers: the copied artifacts at the very bottom, every trusted layer above."""
+    return Layers(
+        lower=(job_dir / "artifacts", *trusted),
+        upper=job_dir / "compare",
+        workdir=job_dir / "compare-work",
+    )
+
+
 def run_comparator(
     job_dir: Path,
     trusted: tuple[Path, ...],
@@ -89,23 +97,13 @@ def run_comparator(
     artifacts = job_dir / "artifacts"
     copy_solution_artifacts(job_dir / "build", artifacts)
     # The solution's artifacts go *under* every trusted layer: challenge artifacts always win.
-    layers = Layers(
-        lower=(artifacts, *trusted),
-        upper=job_dir / "compare",
-        workdir=job_dir / "compare-work",
-    )
+    layers = comparator_layers(job_dir, trusted)
     out = job_dir / "out"
     out.mkdir()
     if toolchain.standalone_comparator is None:
-        command = [
-            str(toolchain.lake),
-            toolchain.lake_subcommand,
-            "--config",
-            gen.COMPARATOR_CONFIG,
-        ]
+        command = [str(toolchain.lake), "comparator", "--config", gen.COMPARATOR_CONFIG]
         if toolchain.paranoid:
             command.append("--paranoid")
-        extra_env = {"COMPARATOR_BWRAP": str(toolchain.bwrap)}
         readable: tuple[Path, ...] = ()
         writable: tuple[tuple[Path, str], ...] = ()
     else:
@@ -116,12 +114,6 @@ def run_comparator(
             str(toolchain.standalone_comparator),
             gen.COMPARATOR_CONFIG,
         ]
-        extra_env = {
-            "COMPARATOR_LANDRUN": str(toolchain.landrun),
-            "COMPARATOR_LEAN4EXPORT": str(toolchain.lean4export),
-        }
-        if toolchain.nanoda is not None:
-            extra_env["COMPARATOR_NANODA"] = str(toolchain.nanoda)
         readable = (toolchain.standalone_comparator, toolchain.landrun, toolchain.lean4export)
         writable = ((out, OUT_MOUNT),)
     result = run_step(
@@ -130,7 +122,7 @@ def run_comparator(
         command,
         time_limit_s=run.remaining(),
         memory_limit_mb=run.memory_limit_mb,
-        extra_env=extra_env,
+        extra_env=comparator_env(toolchain),
         extra_readable=readable,
         writable_binds=writable,
     )
@@ -148,14 +140,14 @@ def run_comparator(
             axioms=(),
         )
     if result.exit_code == 1:
-        if toolchain.standalone_comparator is not None:
-            structured = _standalone_reason(out / "report.json", prepared.permitted_axioms)
-            if structured is not None:
-                return structured
+        # Exit 1 says only "rejected": no report is read (the untrusted build shares the
+        # comparator's output, and no merged Comparator revision writes a report file).
         return rejected(
             Reason.STATEMENT_MISMATCH,
             "Comparator rejected the solution: the statement it proves, or a declaration the "
-            "statement uses, differs from the verifier's, or a kernel refused a declaration",
+            "statement uses, differs from the verifier's, or it rests on an axiom outside the "
+            "allowlist (" + ", ".join(prepared.permitted_axioms) + "), or a kernel refused a "
+            "declaration",
         )
     return judge_error(
         f"the comparator could not run (exit status {result.exit_code}); the toolchain or its "
@@ -187,37 +179,3 @@ def _read_phases(path: Path, run: JobRun) -> None:
         run.build_time_s += build
     if kernel:
         run.kernel_time_s = round(kernel, 3)
-
-
-def _standalone_reason(report: Path, permitted: tuple[str, ...]) -> Verdict | None:
-    """Refine a standalone comparator rejection from its JSON report (never to accept)."""
-    try:
-        if report.stat().st_size > 1024 * 1024:
-            return None
-        data = json.loads(report.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("reports"), list):
-        return None
-    offending: list[str] = []
-    mismatch = False
-    for item in data["reports"]:
-        if not isinstance(item, dict):
-            continue
-        if item.get("failureCategory") == "axioms":
-            offending += [
-                name for name in item.get("unpermittedAxioms", []) if isinstance(name, str)
-            ]
-        elif item.get("failureCategory") == "comparison":
-            mismatch = True
-    if offending:
-        return axiom_verdict(tuple(dict.fromkeys(offending))[:20], permitted)
-    if mismatch:
-        return rejected(
-            Reason.STATEMENT_MISMATCH,
-            "Comparator rejected the solution: the statement or a declaration it uses differs "
-            "from the verifier's",
-        )
-    if data.get("kernelAccepted") is False or data.get("nanodaAccepted") is False:
-        return rejected(Reason.STATEMENT_MISMATCH, "a kernel refused a declaration of the solution")
-    return None

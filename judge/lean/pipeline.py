@@ -4,7 +4,8 @@ Steps, each in its own sandbox under the job's outer limits (the time budget is 
 
 1. ``lake build Submission``  (the solver's file)      fails -> COMPILE_ERROR
 2. ``lake build Solution``    (the trusted bridge)     fails -> STATEMENT_MISMATCH
-3. ``lake build JudgeAxioms`` (axiom probe)            fails -> AXIOM_VIOLATION
+3. ``lake build JudgeAxioms`` (axiom probe)            fails naming axioms -> AXIOM_VIOLATION;
+                                                       fails otherwise -> on to step 4
 4. ``lake comparator``        (the verdict)            0 -> ACCEPTED, 1 -> REJECTED,
                                                        2 or anything else -> JUDGE_ERROR
 
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from judge.budgets import Budgets, LanguageBudget
 from judge.lean import project as gen
+from judge.lean.canary import check_sandbox
 from judge.lean.compare import OUT_MOUNT, run_comparator
 from judge.lean.limits import RunResult
 from judge.lean.outcome import FAKE_VERSION_SUFFIX, JobRun, axiom_verdict, limit_verdict
@@ -38,7 +40,7 @@ from judge.lean.project import SpecKind
 from judge.lean.sandbox import Layers
 from judge.lean.steps import (
     SandboxFailed,
-    check_sandbox,
+    discard_report,
     first_error_position,
     read_name_list,
     remove_stale,
@@ -225,7 +227,6 @@ def _write_job_sources(
             # `--paranoid` already runs the bundled nanoda among its kernels.
             nanoda=None if toolchain.paranoid and not standalone else toolchain.nanoda,
             standalone=standalone,
-            json_output_path=f"{OUT_MOUNT}/report.json" if standalone else None,
             measurement_command=(
                 ["/bin/sh", f"{gen.MEASURE_SCRIPT_MOUNT}", f"{OUT_MOUNT}/phases.log"]
                 if standalone
@@ -237,15 +238,31 @@ def _write_job_sources(
         (src / gen.MEASURE_SCRIPT).write_text(gen.MEASURE_SCRIPT_SOURCE, encoding="utf-8")
 
 
+def job_layers(
+    job_dir: Path, project_dir: Path, prepared: PreparedVerifier
+) -> tuple[tuple[Path, ...], Layers]:
+    """The trusted lower layers of a job (bottom first) and the layers of its steps 1-3."""
+    trusted = (project_dir, prepared.src_dir, prepared.build_dir, job_dir / "src")
+    return trusted, Layers(lower=trusted, upper=job_dir / "build", workdir=job_dir / "build-work")
+
+
+def write_job_sources(
+    job_dir: Path, solution: str, prepared: PreparedVerifier, toolchain: Toolchain
+) -> None:
+    """The job's trusted sources (its top lower layer): the solution and generated files."""
+    _write_job_sources(job_dir / "src", solution, prepared, toolchain)
+
+
 def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: JobRun) -> Verdict:
     toolchain = run.toolchain
     project_dir = toolchain.project_dir(prepared.project)
     src = job_dir / "src"
     _write_job_sources(src, solution, prepared, toolchain)
 
-    trusted = (project_dir, prepared.src_dir, prepared.build_dir, src)
-    build_layers = Layers(lower=trusted, upper=job_dir / "build", workdir=job_dir / "build-work")
+    trusted, build_layers = job_layers(job_dir, project_dir, prepared)
     check_sandbox(toolchain, build_layers, run.memory_limit_mb)
+    # The canary is the platform's cost: the solution's time budget starts after it.
+    run.started = time.monotonic()
 
     def build(module: str) -> RunResult:
         result = run_step(
@@ -283,12 +300,19 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
             "`Spec` (start it with `import Verifier` and do not define your own `Spec`)",
         )
 
+    # Only the probe's own build may leave a report: drop whatever step 1 wrote at that path
+    # (the solution's processes are all dead by now).
+    discard_report(build_layers.upper, gen.AXIOMS_REPORT)
     result = build("JudgeAxioms")
     if verdict := limit_verdict(run, result, "the axiom check"):
         return verdict
     if result.exit_code != 0:
-        return axiom_verdict(
-            read_name_list(build_layers.upper / gen.AXIOMS_REPORT), prepared.permitted_axioms
-        )
+        # A failed probe build is an axiom problem only when the probe names the axioms. In the
+        # `core` project `import Lean` pulls all of Lean and Std into the probe, so a correct
+        # solution that declares a name Lean also declares, or global notation that breaks the
+        # probe's text, fails this build too: then Comparator (which decides axioms) decides.
+        offending = read_name_list(build_layers.upper, gen.AXIOMS_REPORT)
+        if offending:
+            return axiom_verdict(offending, prepared.permitted_axioms)
 
     return run_comparator(job_dir, trusted, prepared, run)

@@ -25,13 +25,14 @@ from pathlib import Path
 from judge import JUDGE_VERSION
 from judge.lean import project as gen
 from judge.lean.allow import parse_allow_line
+from judge.lean.canary import check_sandbox
 from judge.lean.limits import RunResult
 from judge.lean.project import SpecKind
 from judge.lean.sandbox import Layers
 from judge.lean.steps import (
-    check_sandbox,
     first_error_position,
     make_read_only,
+    read_report,
     remove_stale,
     remove_tree,
     run_step,
@@ -45,8 +46,18 @@ from judge.lean.toolchain import (
 )
 
 # Bump when a generated file changes: prepared builds from older generators are not reused.
-GENERATOR_VERSION = "2"  # 2: the audit refuses a verifier that declares `answer`
+# 2: the audit refuses a verifier that declares `answer`; 3: it reports a widened non-axiom.
+GENERATOR_VERSION = "3"
 MAX_VERIFIER_BYTES = 256 * 1024
+# A failed audit build whose report names nothing is not an axiom problem: the generated audit
+# (`import Verifier`, `import Lean`) did not elaborate beside this verifier. It still cannot be
+# published unaudited (the audit is what proves it declares no `answer`).
+AUDIT_UNBUILDABLE_MESSAGE = (
+    "the judge's audit of this verifier could not be built (this is not an axiom problem): the "
+    "generated audit imports `Verifier` and `Lean` together, so a verifier that declares a name "
+    "Lean or Std also declares, or global notation or syntax that changes how the audit's text "
+    "parses, stops it; rename such declarations or make the notation `scoped`/`local`"
+)
 RESERVED_ANSWER_MESSAGE = (
     "the verifier declares `answer`, the name a solution must define; rename it (an `answer` "
     "in the verifier would let `import Verifier` alone pass as a solution)"
@@ -253,7 +264,10 @@ def _prepare_in(
     if limit:
         raise VerifierRejected(limit)
     if result.exit_code != 0:
-        raise VerifierRejected(_audit_message(staging / "build" / gen.AUDIT_REPORT, widened))
+        raise VerifierRejected(
+            _audit_message(staging / "build", widened)
+            or AUDIT_UNBUILDABLE_MESSAGE + _position_suffix(result, "JudgeAudit.lean")
+        )
 
     build_time = round(time.monotonic() - started, 3)
     prepared = PreparedVerifier(
@@ -281,21 +295,29 @@ def _prepare_in(
     return prepared
 
 
-def _audit_message(report: Path, widened: tuple[str, ...]) -> str:
-    base = (
-        "the verifier's own declarations must rest only on propext, Classical.choice and "
-        "Quot.sound"
-        + (f" (plus {', '.join(widened)}, which must be axioms it declares)" if widened else "")
-        + "; a `sorry` in a helper lemma fails this audit"
-    )
+def _audit_message(build: Path, widened: tuple[str, ...]) -> str | None:
+    """What the audit's report names, or None when it names nothing (not an axiom problem)."""
+    text = read_report(build, gen.AUDIT_REPORT)
     try:
-        data = json.loads(report.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return base
-    if not isinstance(data, list):
-        return base
+        data = json.loads(text) if text is not None else None
+    except ValueError:
+        data = None
+    if not isinstance(data, list) or not data:
+        return None
     if any(isinstance(item, dict) and item.get("reserved") == "answer" for item in data):
         return RESERVED_ANSWER_MESSAGE
+    not_axioms = [
+        item["not_axiom"]
+        for item in data[:10]
+        if isinstance(item, dict) and isinstance(item.get("not_axiom"), str)
+    ]
+    if not_axioms:
+        return (
+            "the first line allows "
+            + ", ".join(name[:200] for name in not_axioms)
+            + ", which must be axioms the verifier declares (Comparator only permits axioms "
+            "that exist in the challenge)"
+        )
     pairs = [
         f"{item['declaration']} uses {item['axiom']}"
         for item in data[:10]
@@ -303,8 +325,16 @@ def _audit_message(report: Path, widened: tuple[str, ...]) -> str:
         and isinstance(item.get("declaration"), str)
         and isinstance(item.get("axiom"), str)
     ]
+    if not pairs:
+        return None
+    base = (
+        "the verifier's own declarations must rest only on propext, Classical.choice and "
+        "Quot.sound"
+        + (f" (plus {', '.join(widened)}, which must be axioms it declares)" if widened else "")
+        + "; a `sorry` in a helper lemma fails this audit"
+    )
     # The author reads the audit of their own file: names from it are fine to show them.
-    return base + (": " + "; ".join(pair[:300] for pair in pairs) if pairs else "")
+    return base + ": " + "; ".join(pair[:300] for pair in pairs)
 
 
 __all__ = [

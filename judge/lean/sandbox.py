@@ -4,8 +4,10 @@ Every Lean step (verifier build, solution build, axiom probe, comparator) runs i
 bubblewrap sandbox that sees only:
 
 - the system directories needed to run programs (``/usr`` and the ``/lib*``, ``/bin`` links, a few
-  non-secret ``/etc`` files), read-only;
-- the Lean toolchain directory, read-only;
+  non-secret ``/etc`` files, and ``/etc/alternatives``: on Debian ``/usr/bin/which`` is an
+  ``update-alternatives`` link through it, and Lake resolves every tool with ``which``), read-only;
+- the Lean toolchain directory, read-only, and bubblewrap and git themselves when they live
+  outside those directories (Lake runs ``which`` on both and starts its own bubblewrap inside ours);
 - ``/judge/work``: an overlay whose lower layers are the pinned Lake project, the prepared
   verifier and the job's trusted sources, and whose only writable layer is this job's own
   directory;
@@ -42,6 +44,8 @@ _SYSTEM_FILES = (
     # `[safe] directory = ...` for the root-owned, read-only Lake packages (see the image).
     "/etc/gitconfig",
 )
+# Directories of symlinks only: Debian's `which`, `awk`, `pager`... are alternatives links.
+_SYSTEM_ETC_DIRS = ("/etc/alternatives",)
 # Created empty so that Lake's inner bubblewrap finds its mount points on our read-only root.
 _INNER_MOUNT_POINTS = ("/home", "/root", "/run", "/run/user", "/var")
 
@@ -67,7 +71,68 @@ def system_mount_args() -> list[str]:
     for name in _SYSTEM_FILES:
         if Path(name).is_file():
             args += ["--ro-bind", name, name]
+    for name in _SYSTEM_ETC_DIRS:
+        if Path(name).is_dir():
+            args += ["--ro-bind", name, name]
     return args
+
+
+def _visible_without_bind(path: Path, toolchain: Toolchain) -> bool:
+    if path.is_relative_to(toolchain.prefix):
+        return True
+    return any(path.is_relative_to(name) and not Path(name).is_symlink() for name in _SYSTEM_DIRS)
+
+
+def tool_binds(toolchain: Toolchain) -> list[Path]:
+    """bubblewrap and git when they are not already under a mounted system or toolchain dir."""
+    return [
+        tool
+        for tool in (toolchain.bwrap, toolchain.git)
+        if not _visible_without_bind(tool, toolchain)
+    ]
+
+
+def comparator_env(toolchain: Toolchain) -> dict[str, str]:
+    """The variables step 4 runs with (and the canary resolves tools with)."""
+    if toolchain.standalone_comparator is None:
+        return {"COMPARATOR_BWRAP": str(toolchain.bwrap)}
+    assert toolchain.landrun is not None and toolchain.lean4export is not None
+    env = {
+        "COMPARATOR_LANDRUN": str(toolchain.landrun),
+        "COMPARATOR_LEAN4EXPORT": str(toolchain.lean4export),
+    }
+    if toolchain.nanoda is not None:
+        env["COMPARATOR_NANODA"] = str(toolchain.nanoda)
+    return env
+
+
+def lake_inner_argv(toolchain: Toolchain, command: Sequence[str]) -> list[str]:
+    """A bubblewrap command line of the kind ``lake comparator`` starts inside our sandbox.
+
+    Lake's ``buildSandboxArgs`` for a build: ``/`` read-only, tmpfs over the home directories,
+    ``/run/user``, ``/tmp``, ``/run`` and ``/var``, the project and toolchain read-only, the
+    project's ``.lake`` writable, ``--unshare-all``; started through ``env -i`` as Lake does.
+    Used by the canary and the preflight checks, never to run a solution.
+    """
+    work = WORK_MOUNT
+    prefix = str(toolchain.prefix)
+    return [
+        "env",
+        "-i",
+        str(toolchain.bwrap),
+        *("--ro-bind", "/", "/"),
+        *("--tmpfs", "/home", "--tmpfs", "/root", "--tmpfs", "/run/user"),
+        *("--tmpfs", "/tmp"),  # noqa: S108 - Lake's own private /tmp inside the nested sandbox
+        *("--dir", SANDBOX_HOME, "--dev", "/dev", "--proc", "/proc", "--clearenv"),
+        *("--tmpfs", "/run", "--tmpfs", "/var"),
+        *("--ro-bind", work, work, "--ro-bind", prefix, prefix),
+        *("--bind", f"{work}/.lake", f"{work}/.lake"),
+        *("--setenv", "PATH", sandbox_env(toolchain)["PATH"]),
+        *("--setenv", "LEAN_ABORT_ON_PANIC", "1"),
+        *("--setenv", "HOME", SANDBOX_HOME),
+        *("--unshare-all", "--die-with-parent", "--new-session", "--chdir", work, "--"),
+        *command,
+    ]
 
 
 def sandbox_env(toolchain: Toolchain, extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -106,7 +171,7 @@ def build_argv(
     for point in _INNER_MOUNT_POINTS:
         argv += ["--dir", point]
     argv += ["--ro-bind", str(toolchain.prefix), str(toolchain.prefix)]
-    readable = list(extra_readable)
+    readable = [*tool_binds(toolchain), *extra_readable]
     if toolchain.nanoda is not None and not toolchain.nanoda.is_relative_to(toolchain.prefix):
         readable.append(toolchain.nanoda)
     for path in readable:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import shutil
 import stat
@@ -52,26 +54,6 @@ def run_step(
     )
 
 
-def check_sandbox(toolchain: Toolchain, layers: Layers, memory_limit_mb: float) -> None:
-    """Run ``lake --version`` in exactly this sandbox: if even that fails, the fault is ours.
-
-    Without this canary a sandbox that cannot start (bubblewrap's own exit 1) would read as the
-    solution's compile error.
-    """
-    result = run_step(
-        toolchain,
-        layers,
-        [str(toolchain.lake), "--version"],
-        time_limit_s=60,
-        memory_limit_mb=memory_limit_mb,
-    )
-    if result.exit_code != 0:
-        reason = result.spawn_error or (
-            "timed out" if result.timed_out else f"exit status {result.exit_code}"
-        )
-        raise SandboxFailed(f"the Lean sandbox could not run `lake --version` ({reason})")
-
-
 def first_error_position(output: bytes, filename: str) -> tuple[int, int] | None:
     """(line, column) of the first ``<filename>:L:C: error`` in a build log.
 
@@ -92,13 +74,67 @@ def first_error_position(output: bytes, filename: str) -> tuple[int, int] | None
     return int(line), int(column)
 
 
-def read_name_list(path: Path) -> tuple[str, ...] | None:
-    """A JSON list of Lean names written by a probe, validated and capped, or None."""
-    try:
-        if not path.is_file() or path.stat().st_size > 64 * 1024:
+def _plain_parent(root: Path, relative: str) -> Path | None:
+    """``root/relative``'s parent if every folder below ``root`` is a real one (no symlink)."""
+    current = root
+    for part in Path(relative).parent.parts:
+        current = current / part
+        try:
+            if not stat.S_ISDIR(current.lstat().st_mode):
+                return None
+        except OSError:
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+    return current
+
+
+def read_report(root: Path, relative: str, max_bytes: int = 64 * 1024) -> str | None:
+    """The text of ``root/relative`` if it is a regular file reached without any symlink.
+
+    ``root`` is a layer the untrusted build wrote: the host never follows a link it placed.
+    """
+    parent = _plain_parent(root, relative)
+    if parent is None:
+        return None
+    try:
+        fd = os.open(parent / Path(relative).name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(max_bytes + 1).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def discard_report(root: Path, relative: str) -> None:
+    """Remove ``root/relative`` (or the first non-folder on its way) without following links."""
+    current = root
+    for part in Path(relative).parts:
+        current = current / part
+        try:
+            mode = current.lstat().st_mode
+        except OSError:
+            return
+        if not stat.S_ISDIR(mode):
+            with contextlib.suppress(OSError):
+                current.unlink()
+            return
+    shutil.rmtree(current, ignore_errors=True)
+
+
+def read_name_list(root: Path, relative: str) -> tuple[str, ...] | None:
+    """A JSON list of Lean names written by a probe, validated and capped, or None."""
+    text = read_report(root, relative)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
         return None
     if not isinstance(data, list):
         return None

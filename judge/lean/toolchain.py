@@ -9,8 +9,9 @@ Environment variables (the COMPARATOR_* ones mirror Comparator's and Lake's own)
 - ``COMPARATOR_BWRAP``: bubblewrap (default ``bwrap`` on PATH); ours and Lake's sandbox.
 - ``COMPARATOR_NANODA``: the nanoda kernel (default: the toolchain's bundled ``nanoda_bin``).
 - ``JUDGE_LEAN_PARANOID=1``: run ``lake comparator --paranoid`` (all bundled kernels).
-- ``JUDGE_LEAN_LAKE_SUBCOMMAND``: ``comparator`` (Lean v4.35.0, the default) or ``challenge``
-  (the name in later Lean sources); same ``--config`` interface and exit codes.
+- ``JUDGE_LEAN_LAKE_SUBCOMMAND``: no longer an option. ``lake challenge`` was the runner's name
+  *before* v4.35 (Lake's ``Check.lean`` then: "This backs `lake challenge`", no ``--paranoid``);
+  every supported toolchain calls it ``lake comparator``. Any other value is refused.
 - ``JUDGE_LEAN_COMPARATOR``: a *standalone* comparator binary instead of ``lake comparator``;
   then ``COMPARATOR_LANDRUN`` and ``COMPARATOR_LEAN4EXPORT`` are required too.
 - ``JUDGE_LEAN_CACHE_DIR`` (prepared verifiers), ``JUDGE_LEAN_WORK_DIR`` (job folders).
@@ -82,8 +83,6 @@ class Toolchain:
     standalone_comparator: Path | None = None
     landrun: Path | None = None
     lean4export: Path | None = None
-    # `lake comparator` on v4.35.0; Lean's later sources call it `lake challenge`.
-    lake_subcommand: str = "comparator"
 
     def project_dir(self, project: str) -> Path:
         return self.projects_dir / project
@@ -304,12 +303,13 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
             "lake-manifest.json)"
         )
 
-    lake_subcommand = env.get("JUDGE_LEAN_LAKE_SUBCOMMAND", "").strip() or "comparator"
-    if lake_subcommand not in ("comparator", "challenge"):
-        raise ToolchainUnavailable("JUDGE_LEAN_LAKE_SUBCOMMAND must be comparator or challenge")
+    if env.get("JUDGE_LEAN_LAKE_SUBCOMMAND", "").strip() not in ("", "comparator"):
+        raise ToolchainUnavailable(
+            "JUDGE_LEAN_LAKE_SUBCOMMAND is not supported: `lake challenge` is the runner's "
+            "pre-4.35 name (without --paranoid); Lean >= 4.35 runs `lake comparator`. Unset it"
+        )
 
     return Toolchain(
-        lake_subcommand=lake_subcommand,
         prefix=prefix,
         lean=lean,
         lake=lake.resolve(),
@@ -352,7 +352,7 @@ def status_of(toolchain: Toolchain) -> ToolchainStatus:
         "comparator": (
             f"standalone {toolchain.standalone_comparator}"
             if toolchain.standalone_comparator
-            else f"lake {toolchain.lake_subcommand}"
+            else "lake comparator"
         ),
         "second_kernel": (
             "--paranoid (all bundled kernels)"

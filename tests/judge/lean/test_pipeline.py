@@ -114,16 +114,31 @@ def test_paranoid_mode_adds_the_flag(
     assert "external_kernels" not in config  # the bundled kernels, nanoda included, run anyway
 
 
-def test_lake_subcommand_can_be_the_later_name(
+@pytest.mark.parametrize("value", ["challenge", "check"])
+def test_lake_subcommand_option_is_refused(
+    fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    # `lake challenge` was the runner's name before v4.35 (no --paranoid there): no supported
+    # toolchain has it, so the old option is refused rather than silently changing the command.
+    monkeypatch.setenv("JUDGE_LEAN_LAKE_SUBCOMMAND", value)
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert "pre-4.35 name" in verdict.detail
+    assert fake_toolchain.calls("lake") == []
+
+
+def test_the_default_lake_subcommand_value_is_accepted(
     fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("JUDGE_LEAN_LAKE_SUBCOMMAND", "challenge")
+    monkeypatch.setenv("JUDGE_LEAN_LAKE_SUBCOMMAND", "comparator")
 
     verdict = judge_lean(job(program("solutions/ok.lean")))
 
     assert verdict.verdict is Outcome.ACCEPTED
-    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["challenge"]]
-    assert call["argv"] == ["challenge", "--config", "judge-comparator.json"]
+    [call] = [c for c in fake_toolchain.calls("lake") if c["argv"][:1] == ["comparator"]]
+    assert call["argv"] == ["comparator", "--config", "judge-comparator.json"]
 
 
 def test_type_spec_becomes_a_definition_hole_with_a_def_bridge(
@@ -504,3 +519,17 @@ def test_concurrent_jobs_prepare_the_verifier_once(fake_toolchain: FakeToolchain
     assert [v.verdict for v in verdicts] == [Outcome.ACCEPTED, Outcome.ACCEPTED]
     assert fake_toolchain.lake_builds().count("Verifier") == 1
     assert fake_toolchain.lake_builds().count("Submission") == 2
+
+
+def test_a_sandbox_where_lake_cannot_nest_its_bubblewrap_is_a_judge_error_before_any_build(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    # Real `lake comparator` would exit 1 ("Child exited with 1") for every solution; the canary
+    # finds it first, in the job's own sandbox, so nothing is built and nothing is rejected.
+    fake_toolchain.configure(nested_bwrap_broken=True)
+
+    verdict = judge_lean(job(program("solutions/ok.lean")))
+
+    assert verdict.verdict is Outcome.JUDGE_ERROR
+    assert "could not start Lake's own bubblewrap inside it" in verdict.detail
+    assert fake_toolchain.lake_builds() == []

@@ -70,8 +70,18 @@ def test_every_step_is_isolated_and_sees_only_toolchain_project_and_job(
     monkeypatch.setenv("STRIPE_SECRET_KEY", "sk_live_do_not_leak")
     judge_once(fake_toolchain)
 
-    calls = [parse(call["argv"]) for call in fake_toolchain.calls("bwrap")]
-    assert len(calls) == 9  # 2 canaries + 3 verifier builds + 3 solution builds + comparator
+    calls = [parse(c["argv"]) for c in fake_toolchain.calls("bwrap") if not c["nested"]]
+    # 2 canaries (`lake --version`, `which ...`, a nested bwrap) + 3 verifier builds + 3 solution
+    # builds + comparator; and the canaries' nested sandboxes, Lake's kind, inside ours.
+    assert len(calls) == 13
+    nested = [parse(c["argv"]) for c in fake_toolchain.calls("bwrap") if c["nested"]]
+    assert len(nested) == 2
+    for call in nested:
+        assert ("/", "/") in call["--ro-bind"]
+        assert call["--tmpfs"] == ["/home", "/root", "/run/user", "/tmp", "/run", "/var"]
+        assert call["--bind"] == [("/judge/work/.lake", "/judge/work/.lake")]
+        assert call["--unshare-all"] == call["--die-with-parent"] == call["--new-session"] == [()]
+        assert call["command"] == [str(fake_toolchain.root / "bin" / "lake"), "--version"]
     for call in calls:
         assert call["--unshare-all"] == call["--die-with-parent"] == call["--new-session"] == [()]
         assert call["--clearenv"] == [()]
@@ -236,6 +246,8 @@ def test_system_mounts_never_include_home_etc_secrets_or_var() -> None:
             "/etc/nsswitch.conf",
             "/etc/localtime",
             "/etc/gitconfig",
+            # Symlinks only: Debian's `which` is /usr/bin/which -> /etc/alternatives/which.
+            "/etc/alternatives",
         }
         for source in sources
     ), sources

@@ -1,4 +1,4 @@
-"""Standalone comparator mode: config, output folder, structured report, phase timings."""
+"""Standalone comparator mode: config, output folder, phase timings; no report file is read."""
 
 from __future__ import annotations
 
@@ -48,10 +48,12 @@ def test_acceptance_records_build_and_kernel_times(standalone: FakeToolchain) ->
         "theorem_names": ["judge_answer"],
         "definition_names": [],
         "permitted_axioms": ["propext", "Classical.choice", "Quot.sound"],
-        "enable_nanoda": True,
-        "json_output_path": "/judge/out/report.json",
+        # The README's way to add a kernel (Comparator 19e111e's `external_kernels`); never
+        # together with `enable_nanoda`, which that revision refuses.
+        "external_kernels": {"nanoda": [str(standalone.root / "bin" / "nanoda_bin")]},
         "measurement_command": ["/bin/sh", "/judge/work/judge-measure.sh", "/judge/out/phases.log"],
     }
+    assert "json_output_path" not in entry["config"]  # in no merged Comparator revision
     bin_dir = standalone.root / "bin"
     assert entry["env"] == {
         "COMPARATOR_LANDRUN": str(bin_dir / "landrun"),
@@ -60,12 +62,15 @@ def test_acceptance_records_build_and_kernel_times(standalone: FakeToolchain) ->
     }
 
 
-def test_structured_report_names_the_illegal_axiom(standalone: FakeToolchain) -> None:
+def test_a_rejection_reads_no_report_file_only_the_exit_status(standalone: FakeToolchain) -> None:
+    # Comparator's exit 1 is all there is: the generic rejection names the axioms rule too, and
+    # no axiom name comes from anything the comparator's (shared) output or a file said.
     verdict = judge_once("solutions/probe_fooled.lean")
 
     assert verdict.verdict is Outcome.REJECTED
-    assert verdict.reason is Reason.AXIOM_VIOLATION
-    assert verdict.axioms == ("hidden",)
+    assert verdict.reason is Reason.STATEMENT_MISMATCH
+    assert verdict.axioms == ()
+    assert "axiom outside the allowlist" in verdict.detail
 
 
 def test_only_the_jobs_out_folder_is_bound_writable(standalone: FakeToolchain) -> None:
@@ -74,7 +79,7 @@ def test_only_the_jobs_out_folder_is_bound_writable(standalone: FakeToolchain) -
     [argv] = [
         call["argv"]
         for call in standalone.calls("bwrap")
-        if "comparator" in " ".join(call["argv"][-3:])
+        if call["argv"][-3:-1] == ["env", str(standalone.root / "bin" / "comparator")]
     ]
     binds = [argv[i + 1 : i + 3] for i, arg in enumerate(argv) if arg == "--bind"]
     [(host, inside)] = binds

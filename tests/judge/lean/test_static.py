@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.lean import static_check
+from judge.lean.prepare import AUDIT_UNBUILDABLE_MESSAGE
 
 from .conftest import FakeToolchain, program
 
@@ -117,4 +118,28 @@ def test_the_audit_refuses_a_verifier_that_declares_answer(fake_toolchain: FakeT
     assert report.errors == (
         "the verifier declares `answer`, the name a solution must define; rename it (an "
         "`answer` in the verifier would let `import Verifier` alone pass as a solution)",
+    )
+
+
+def test_an_audit_that_cannot_build_is_not_reported_as_an_axiom_problem(
+    fake_toolchain: FakeToolchain,
+) -> None:
+    # `import Lean` beside the verifier failed (a clashing name), and the audit wrote no report:
+    # publishing is still refused (nothing proved the verifier declares no `answer`), but the
+    # author is told what actually failed, not that their axioms are wrong.
+    report = static_check(program("verifiers/verifier_audit_clash.lean"), "core", build=True)
+
+    assert report.ok is False
+    assert report.errors == (AUDIT_UNBUILDABLE_MESSAGE + " (first error at line 2, column 0)",)
+    assert "not an axiom problem" in report.errors[0]
+    assert "must rest only on" not in report.errors[0]
+
+
+def test_an_allowed_name_that_is_no_axiom_is_named(fake_toolchain: FakeToolchain) -> None:
+    report = static_check(program("verifiers/verifier_not_axiom.lean"), "core", build=True)
+
+    assert report.ok is False
+    assert report.errors == (
+        "the first line allows foo, which must be axioms the verifier declares (Comparator only "
+        "permits axioms that exist in the challenge)",
     )

@@ -106,6 +106,33 @@ def test_check_toolchain_json_with_fake(
     assert data["is_fake"] is True
     assert data["projects"] == ["core", "mathlib"]
     assert (data["max_time_s"], data["max_memory_mb"]) == (600.0, 8192)
+    # Each layer a job needs, on its own, so an operator sees which one fails.
+    names = [item["name"] for item in data["preflight"]]
+    assert names == ["host_userns", "sandbox", "overlay", "tools", "nested_bwrap", "canary"]
+    blocking = [item for item in data["preflight"] if item["blocking"]]
+    assert all(item["ok"] for item in blocking), data["preflight"]
+    [host] = [item for item in data["preflight"] if item["name"] == "host_userns"]
+    assert "apparmor_restrict_unprivileged_userns" in host["detail"]
+
+
+def test_check_toolchain_names_the_failing_layer(
+    fake_toolchain: FakeToolchain, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Lake's own bubblewrap cannot start inside ours (as under AppArmor's userns restriction, or
+    # for a judge running as root): that layer is named, and the canary job is not even tried.
+    fake_toolchain.configure(nested_bwrap_broken=True)
+
+    assert main(["lean", "--check-toolchain", "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["available"] is False
+    by_name = {item["name"]: item for item in data["preflight"]}
+    assert [name for name, item in by_name.items() if not item["ok"] and item["blocking"]] == [
+        "nested_bwrap",
+        "canary",
+    ]
+    assert "Can't mount proc" in by_name["nested_bwrap"]["detail"]
+    assert by_name["canary"]["detail"] == "not run: an earlier layer failed"
+    assert fake_toolchain.comparator_configs() == []
 
 
 def test_server_caps_come_from_the_environment(

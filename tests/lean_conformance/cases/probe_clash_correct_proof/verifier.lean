@@ -1,0 +1,1 @@
+abbrev Spec : Prop := 2 + 2 = 4
