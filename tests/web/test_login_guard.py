@@ -9,13 +9,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from market.api.models import ApiToken
-from market.api.throttling import (
-    MAX_LOGIN_FAILURES_PER_ADDRESS,
-    MAX_LOGIN_FAILURES_PER_USERNAME,
-)
+from market.login_guard import MAX_LOGIN_FAILURES_PER_ADDRESS, max_login_failures_per_username
 from tests.factories import UserFactory
 
 PASSWORD = "correct horse battery staple"
+MAX_LOGIN_FAILURES_PER_USERNAME = max_login_failures_per_username()
 
 
 @pytest.fixture(autouse=True)
