@@ -19,8 +19,8 @@ from market import selectors
 from market.access import access_own_problem, access_own_verifier
 from market.exceptions import DomainError, NotFound
 from market.models import Problem, ProblemStatus
-from market.views.ratelimit import write_rate_limited
 from market.views.forms import ProblemForm, VerifierForm, join_samples
+from market.views.ratelimit import write_rate_limited
 from market.views.trading import add_domain_error
 from verifiers.models import Verifier
 from verifiers.services import publishing

@@ -16,9 +16,9 @@ from market.exceptions import DomainError, NotFound
 from market.money import Money, format_minor
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
-from market.views.ratelimit import write_rate_limited
 from market.views.forms import PriceForm, SubmitSolutionForm
 from market.views.problems import get_problem_or_404, problem_context
+from market.views.ratelimit import write_rate_limited
 
 
 def _problem_url(slug: str, anchor: str = "") -> str:

@@ -101,7 +101,9 @@ def test_a_fullwidth_or_capitalised_username_counts_as_the_same_account(db):
         assert response.status_code == 429, spelling
         assert "_auth_user_id" not in response.wsgi_request.session
     response = APIClient(REMOTE_ADDR="10.0.9.50").post(
-        "/api/v1/tokens/", {"name": "t", "username": "ｄａｖｅ", "password": PASSWORD}, format="json"
+        "/api/v1/tokens/",
+        {"name": "t", "username": "ｄａｖｅ", "password": PASSWORD},
+        format="json",
     )
     assert response.status_code == 429, response.content
     assert not ApiToken.objects.filter(user=dave).exists()
