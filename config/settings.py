@@ -29,6 +29,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # runserver (`make run`) serves /static/ through WhiteNoise too, as every other role does.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
@@ -293,6 +295,9 @@ REST_FRAMEWORK = {
         "market.api.throttling.ReadThrottle",
         "market.api.throttling.WriteThrottle",
     ],
+    # How many proxies in front of web append to X-Forwarded-For (compose: Caddy, 1). Unset,
+    # the client address is REMOTE_ADDR (a client-written header is never trusted).
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
     "DEFAULT_THROTTLE_RATES": {
         "read": env("API_THROTTLE_READ", default="600/min"),
         "write": env("API_THROTTLE_WRITE", default="120/min"),
