@@ -15,7 +15,7 @@ RUN pip install --no-cache-dir .
 COPY . .
 # Static files with content-hashed names and a manifest, served by WhiteNoise (the production
 # settings, DEBUG off). The key only satisfies the settings: collectstatic signs nothing.
-RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-signs-nothing \
+RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-signs-nothing REDIS_URL=redis://unused \
     python manage.py collectstatic --noinput -v0
 USER app
 EXPOSE 8000

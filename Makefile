@@ -46,7 +46,7 @@ production-test: $(STAMP) .env ## Run only the production-shaped test: gunicorn 
 	scripts/ensure-debian-packages.sh bubblewrap chromium
 	scripts/ensure-services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
-		$(PY) -m pytest tests/production/test_production_shaped.py $(PYTEST_ARGS)
+		$(PY) -m pytest tests/e2e/test_production_shaped.py $(PYTEST_ARGS)
 
 lean-conformance: $(STAMP) .env ## Run the Lean conformance suite (needs a real Lean toolchain; fails without one)
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \

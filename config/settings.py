@@ -8,6 +8,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -100,8 +101,13 @@ AUTHENTICATION_BACKENDS = [
     "market.login_guard.LoginGuardBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_CACHE = "throttle"
+# Counts in Redis, shared by every process; the embedded `make run` (no Redis) keeps them in
+# its database instead (a process-local cache would be one count per process).
+if env("REDIS_URL", default=""):
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    AXES_CACHE = "throttle"
+else:
+    AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = env.int("LOGIN_MAX_FAILURES_PER_USERNAME", default=10)
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_S", default=15 * 60))
 AXES_LOCKOUT_PARAMETERS = ["username"]
@@ -184,6 +190,10 @@ CONTENT_SECURITY_POLICY = {
 # With REDIS_URL set, Redis is the broker; otherwise kombu's filesystem transport, which needs
 # no server (the embedded default of `make run`).
 REDIS_URL = env("REDIS_URL", default="")
+if not DEBUG and not REDIS_URL:
+    # Without Redis the broker is a local folder and the rate limits and login lockouts are
+    # per process: several gunicorn workers would each allow the full rate.
+    raise ImproperlyConfigured("REDIS_URL is required when DJANGO_DEBUG=0")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}

@@ -15,8 +15,10 @@ from market.money import format_minor
 from market.payments.panel import usd_panel_context
 from market.services.signup import sign_up
 from market.views.forms import SignUpForm
+from market.views.ratelimit import write_rate_limited
 
 
+@write_rate_limited  # per address: anonymous
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")

@@ -53,6 +53,15 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+def test_production_settings_refuse_to_start_without_redis():
+    # Rate limits and lockouts must be shared by every web process.
+    env = production_env()
+    del env["REDIS_URL"]
+    result = _run("manage.py", "check", env=env)
+    assert result.returncode != 0
+    assert "REDIS_URL is required when DJANGO_DEBUG=0" in result.stderr
+
+
 PRINT_SETTINGS = """
 import django, json
 django.setup()

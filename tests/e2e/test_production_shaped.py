@@ -1,7 +1,9 @@
-"""The site as deployed (tests/production/stack.py: gunicorn with DEBUG off, the default,
-judge-python and judge-lean workers, beat), driven in Chromium: the solver loop and the author
-loop work, every static file loads, no Content-Security-Policy violation is reported, and the
-security headers and cookie flags are present."""
+"""The production-shaped test: the site as deployed (tests/production/stack.py: gunicorn
+with DEBUG off, the default, judge-python and judge-lean workers, beat), driven in Chromium:
+the solver loop and the author loop work, every static file loads, no Content-Security-Policy
+violation is reported, and the security headers and cookie flags are present. It lives with
+the browser tests to share their one Chromium (a second Playwright cannot start in the same
+thread)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, Shots
+from tests.e2e.conftest import Shots
 from tests.production.stack import Stack, http_get, production_stack
 
 pytestmark = pytest.mark.e2e
@@ -35,18 +37,6 @@ LEAN_ANSWER = "import Verifier\n\ntheorem answer : Spec := by decide\n"
 def stack() -> Iterator[Stack]:
     with production_stack(ARTIFACTS / "stack") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        raise pytest.UsageError(f"{CHROMIUM} is missing: `apt-get install -y chromium`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 class Watch:
