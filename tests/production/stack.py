@@ -190,9 +190,10 @@ def production_stack(folder: Path) -> Iterator[Stack]:
     python = sys.executable
     celery = str(VENV_BIN / "celery")
     started = time.monotonic()
+    one_shot: dict[str, subprocess.Popen[bytes]] = {}
     try:
         # The image's build step and the web service's start-up command, as in compose.
-        preparing = {
+        preparing = one_shot = {
             "collectstatic": _run_checked(
                 [python, "manage.py", "collectstatic", "--noinput", "-v0"],
                 env,
@@ -203,10 +204,12 @@ def production_stack(folder: Path) -> Iterator[Stack]:
             ),
         }
         _wait_all(preparing, folder)
-        load_demo = [python, "manage.py", "load_demo"]
-        _wait_all({"load_demo": _run_checked(load_demo, env, folder / "load_demo.log")}, folder)
-        stack.timings_s["prepare"] = time.monotonic() - started
         _purge_queues()
+        # The roles start while the demo problems load (the browser needs them, the roles
+        # do not), as compose starts the workers beside web's start-up command.
+        load_demo = _run_checked([python, "manage.py", "load_demo"], env, folder / "load_demo.log")
+        one_shot = {"load_demo": load_demo}
+        stack.timings_s["prepare"] = time.monotonic() - started
         worker = [celery, "-A", "config", "worker", "--loglevel=INFO", "--prefetch-multiplier=1"]
         roles = {
             "web": [
@@ -230,6 +233,7 @@ def production_stack(folder: Path) -> Iterator[Stack]:
         }
         for role, args in roles.items():
             stack.processes[role] = _run_checked(args, env, folder / f"{role}.log")
+        _wait_all(one_shot, folder)
         _wait_for(lambda: _web_is_up(stack.base_url), "gunicorn", stack)
         for role in ("worker", "worker-python", "worker-lean"):
             _wait_for(lambda role=role: " ready." in stack.log(role), f"{role} ready", stack)
@@ -238,5 +242,5 @@ def production_stack(folder: Path) -> Iterator[Stack]:
         (folder / "timings.json").write_text(repr(stack.timings_s))
         yield stack
     finally:
-        _stop(stack.processes)
+        _stop({**one_shot, **stack.processes})
         _drop_database(database_url)
