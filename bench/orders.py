@@ -1,22 +1,27 @@
-"""Order placement benchmark: how the matching engine's cost grows with the size of the book.
+"""Order placement benchmark: the matching engine, old and new side by side, by book size.
 
-Run by ``make bench``. Needs PostgreSQL (DATABASE_URL). It never touches the database that
-DATABASE_URL names: it creates a throwaway database ``formalmarket_bench`` with Django's
-test-database utilities, migrates it, and drops it at the end (also on error or Ctrl-C).
+Run by ``make bench``. Needs PostgreSQL: it takes the server from DATABASE_URL, creates a
+uniquely named scratch database there (``formalmarket_bench_<pid>_<random>``, so two runs on
+one server never meet), migrates it, and always drops it at the end (also on error, Ctrl-C
+or SIGTERM). It never touches the database DATABASE_URL names.
 
-For each book size (100, 10 000, 100 000 resting orders on one problem, half bids, half asks,
-not crossing) it builds the book in bulk with SQL, with the ledger written consistently
-(grants, then one hold per buyer equal to the value of their resting bids, so that every
-invariant holds), runs ANALYZE, and then times calls to the real services:
+For each book size (100, 10 000, 100 000 resting orders on one problem, half bids, half
+asks, not crossing) it builds the book in bulk with SQL, with a ledger that matches it, and
+then times the real services, alternating between the engine before issue 14
+(``bench/legacy_engine.py``, the baseline) and the current one (``market.services.orders``)
+in the same run:
 
 - ``rest_bid``: a bid below the best ask (no trade; it rests in the book);
 - ``take_best_ask``: a bid above the best ask (one trade at the ask's price, fee, entitlement);
 - ``sell_into_best_bid``: an ask below the best bid (one trade at the bid's price);
 - ``cancel``: cancelling one of the resting bids placed above (releases its hold).
 
-It prints ONE JSON object: per book size and operation, orders/s, p50 and p99 latency in ms,
-and each size's p50 relative to the 100-order baseline measured in the same run. It asserts
-no timing. Usage: ``python bench/orders.py [--ops N] [--sizes 100,10000,100000]``.
+Then, on the largest book and on 8 books, 8 client processes place orders concurrently
+(the same mix: rest, take, re-ask, sell into the best bid), per engine. And it counts the
+SQL statements of each kind of placement (counted with Django's execute wrapper, plus the
+BEGIN and COMMIT every placement's transaction sends). It prints ONE JSON object and asserts
+no timing. Usage: ``python bench/orders.py [--ops N] [--sizes 100,10000,100000]
+[--clients 8] [--client-ops N]``.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ import json
 import os
 import platform
 import random
+import secrets
+import signal
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,16 +43,32 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-BENCH_DATABASE = "formalmarket_bench"
 SELLERS = 200  # distinct sellers, each with one ACCEPTED solution on the problem
 BUYERS = 500  # distinct buyers sharing the resting bids
+ENGINES = ("legacy", "current")
+KINDS = ("rest_bid", "take_best_ask", "sell_into_best_bid", "cancel")
+
+
+def engine(name: str):
+    """The (place_bid, place_ask, cancel_order) of one engine."""
+    if name == "legacy":
+        from bench import legacy_engine as module
+    else:
+        from market.services import orders as module
+    return module.place_bid, module.place_ask, module.cancel_order
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ops", type=int, default=200, help="timed calls per operation and size")
+    parser.add_argument("--ops", type=int, default=200, help="timed calls per kind, size, engine")
     parser.add_argument("--sizes", default="100,10000,100000", help="resting orders per book")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
+    parser.add_argument("--client-ops", type=int, default=150, help="placements per client")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: one client process
     args = parser.parse_args()
+    if args.worker:
+        run_worker(json.loads(args.worker))
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
 
     import django
@@ -58,110 +82,306 @@ def main() -> None:
     settings.DEBUG = False  # no query log: it would grow with every call
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = BENCH_DATABASE
+    scratch = f"formalmarket_bench_{os.getpid()}_{secrets.token_hex(4)}"
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch
     original_name = connection.settings_dict["NAME"]
+    # SIGTERM unwinds like Ctrl-C, so the finally below drops the scratch database.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         started = time.perf_counter()
         results = {str(size): run_size(size, args.ops) for size in sizes}
-        baseline = results[str(sizes[0])]
-        for result in results.values():
-            for op, figures in result["operations"].items():
-                base = baseline["operations"][op]["p50_ms"]
-                figures["p50_vs_baseline"] = round(figures["p50_ms"] / base, 2) if base else None
+        concurrent = {
+            "one_book": run_concurrent(sizes[-1], 1, args.clients, args.client_ops, scratch),
+            "eight_books": run_concurrent(
+                min(sizes[-1], 10_000), 8, args.clients, args.client_ops, scratch
+            ),
+        }
         report = {
             "benchmark": "orders",
             "database": f"PostgreSQL {connection.pg_version // 10000}",
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
-            "timed_calls_per_operation": args.ops,
-            "baseline": f"book of {sizes[0]} resting orders",
-            "book_sizes": results,
+            "timed_calls_per_kind": args.ops,
+            "baseline": "engine 'legacy' (bench/legacy_engine.py, before issue 14), same run",
+            "statements_per_placement": count_statements(),
+            "single_client": results,
+            "concurrent_clients": concurrent,
             "total_s": round(time.perf_counter() - started, 1),
         }
     finally:
+        connection.close()
+        connection.settings_dict["NAME"] = scratch
         connection.creation.destroy_test_db(original_name, verbosity=0)
     print(json.dumps(report, indent=2))
 
 
 def run_size(size: int, ops: int) -> dict[str, object]:
+    """Single client: each kind timed ``ops`` times per engine, the engines interleaved."""
     from django.db import connection
 
     from market.models import Order, OrderStatus
-    from market.money import Currency, Money
-    from market.services.orders import cancel_order, place_ask, place_bid
 
     build_started = time.perf_counter()
-    world = build_book(size, ops)
+    world = build_book(size, ops * len(ENGINES), tag=f"b{size}")
     build_s = time.perf_counter() - build_started
-    problem, rng = world["problem"], random.Random(size)
-    timings: dict[str, list[float]] = {
-        "rest_bid": [],
-        "take_best_ask": [],
-        "sell_into_best_bid": [],
-        "cancel": [],
-    }
-    rested: list[int] = []
-
-    def timed(name: str, call):
-        t0 = time.perf_counter()
-        result = call()
-        timings[name].append(time.perf_counter() - t0)
-        return result
-
+    timings = {name: {kind: [] for kind in KINDS} for name in ENGINES}
+    rested: dict[str, list[int]] = {name: [] for name in ENGINES}
+    rng = random.Random(size)
     for i in range(ops):
-        price = Money(rng.randint(1_000, 4_999), Currency.DEMO)
-        order = timed(
-            "rest_bid",
-            lambda price=price: place_bid(
-                buyer=world["maker"], problem=problem, price=price, quantity=1
-            ),
-        )
-        assert order.status == OrderStatus.OPEN
-        rested.append(order.pk)
-        taker = world["takers"][i]
-        order = timed(
-            "take_best_ask",
-            lambda taker=taker: place_bid(
-                buyer=taker, problem=problem, price=Money(9_999, Currency.DEMO), quantity=1
-            ),
-        )
-        assert order.status == OrderStatus.FILLED
-        # Untimed: put a copy back on the ask side so that the book keeps its size.
-        seller, solution = world["sellers"][(i + 1) % len(world["sellers"])]
-        place_ask(
-            seller=seller,
-            solution=solution,
-            price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
-            quantity=1,
-        )
-        seller, solution = world["sellers"][i % len(world["sellers"])]
-        order = timed(
-            "sell_into_best_bid",
-            lambda seller=seller, solution=solution: place_ask(
-                seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
-            ),
-        )
-        assert order.status == OrderStatus.FILLED
-    # Some of the maker's bids were the best bid and sold into; cancel those still open.
-    still_open = Order.objects.filter(pk__in=rested, status=OrderStatus.OPEN)
-    for order_id in still_open.values_list("pk", flat=True):
-        timed(
-            "cancel", lambda order_id=order_id: cancel_order(user=world["maker"], order_id=order_id)
-        )
+        for index, name in enumerate(ENGINES):
+            one_round(world, engine(name), timings[name], rested[name], rng, i * 2 + index)
+    for name in ENGINES:
+        _, _, cancel_order = engine(name)
+        still_open = Order.objects.filter(pk__in=rested[name], status=OrderStatus.OPEN)
+        for order_id in still_open.values_list("pk", flat=True)[:ops]:
+            t0 = time.perf_counter()
+            cancel_order(user=world["maker"], order_id=order_id)
+            timings[name]["cancel"].append(time.perf_counter() - t0)
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT COALESCE(SUM(amount_minor), 0) FROM market_posting")
         ledger_sum = cursor.fetchone()[0]
-    return {
-        "resting_orders": Order.objects.filter(problem=problem, status=OrderStatus.OPEN).count(),
+    result: dict[str, object] = {
+        "resting_orders": Order.objects.filter(
+            problem=world["problem"], status=OrderStatus.OPEN
+        ).count(),
         "build_s": round(build_s, 2),
         "ledger_sums_to_zero": ledger_sum == 0,
-        "operations": {name: summarise(samples) for name, samples in timings.items()},
-        "all_placements": summarise(
-            timings["rest_bid"] + timings["take_best_ask"] + timings["sell_into_best_bid"]
-        ),
     }
+    for name in ENGINES:
+        placements = [s for kind in KINDS[:3] for s in timings[name][kind]]
+        result[name] = {
+            "operations": {kind: summarise(samples) for kind, samples in timings[name].items()},
+            "all_placements": summarise(placements),
+        }
+    legacy, current = result["legacy"], result["current"]
+    result["speedup_p50"] = {
+        kind: round(legacy["operations"][kind]["p50_ms"] / current["operations"][kind]["p50_ms"], 1)
+        for kind in KINDS
+    }
+    return result
+
+
+def one_round(world, services, timings, rested, rng, i) -> None:
+    """One of each placement (and an untimed re-ask that keeps the book's size)."""
+    from market.models import OrderStatus
+    from market.money import Currency, Money
+
+    place_bid, place_ask, _ = services
+    problem = world["problem"]
+
+    def timed(kind, call):
+        t0 = time.perf_counter()
+        result = call()
+        timings[kind].append(time.perf_counter() - t0)
+        return result
+
+    price = Money(rng.randint(1_000, 4_999), Currency.DEMO)
+    order = timed(
+        "rest_bid",
+        lambda: place_bid(buyer=world["maker"], problem=problem, price=price, quantity=1),
+    )
+    assert order.status == OrderStatus.OPEN
+    rested.append(order.pk)
+    taker = world["takers"][i]
+    order = timed(
+        "take_best_ask",
+        lambda: place_bid(
+            buyer=taker, problem=problem, price=Money(9_999, Currency.DEMO), quantity=1
+        ),
+    )
+    assert order.status == OrderStatus.FILLED
+    seller, solution = world["sellers"][(i + 1) % len(world["sellers"])]
+    place_ask(
+        seller=seller,
+        solution=solution,
+        price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
+        quantity=1,
+    )
+    seller, solution = world["sellers"][i % len(world["sellers"])]
+    order = timed(
+        "sell_into_best_bid",
+        lambda: place_ask(
+            seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
+        ),
+    )
+    assert order.status == OrderStatus.FILLED
+
+
+def count_statements() -> dict[str, dict[str, int]]:
+    """Statements per kind of placement and engine, on a small warm book (+ BEGIN, COMMIT)."""
+    from django.db import connection
+
+    from market.models import OrderStatus
+    from market.money import Currency, Money
+    from market.services.accounts import grant_demo_credits
+
+    world = build_book(100, 4 * len(ENGINES), tag="count")
+    for seller, _ in world["sellers"]:
+        grant_demo_credits(user=seller, amount_minor=1)  # their accounts exist: steady state
+    counts: dict[str, dict[str, int]] = {}
+    for index, name in enumerate(ENGINES):
+        place_bid, place_ask, cancel_order = engine(name)
+        problem, maker = world["problem"], world["maker"]
+        seller, solution = world["sellers"][index]
+        # Warm-up: every account involved exists afterwards (the steady state).
+        warm = place_bid(
+            buyer=maker, problem=problem, price=Money(1_500, Currency.DEMO), quantity=1
+        )
+        cancel_order(user=maker, order_id=warm.pk)
+        place_bid(
+            buyer=world["takers"][index],
+            problem=problem,
+            price=Money(9_999, Currency.DEMO),
+            quantity=1,
+        )
+        place_ask(seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1)
+        calls = {
+            "rest_bid": lambda: place_bid(
+                buyer=maker, problem=problem, price=Money(1_200, Currency.DEMO), quantity=1
+            ),
+            "take_best_ask": lambda: place_bid(
+                buyer=world["takers"][2 + index * 2],
+                problem=problem,
+                price=Money(9_999, Currency.DEMO),
+                quantity=1,
+            ),
+            "take_three_asks": lambda: place_bid(
+                buyer=world["takers"][3 + index * 2],
+                problem=problem,
+                price=Money(9_999, Currency.DEMO),
+                quantity=3,
+            ),
+            "sell_into_best_bid": lambda: place_ask(
+                seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
+            ),
+        }
+        counts[name] = {}
+        rest = None
+        for kind, call in calls.items():
+            seen: list[str] = []
+            with connection.execute_wrapper(lambda ex, sql, *a: (seen.append(sql), ex(sql, *a))[1]):
+                order = call()
+            if kind == "rest_bid":
+                rest = order
+            counts[name][kind] = len(seen) + 2  # + BEGIN and COMMIT
+        assert rest is not None and rest.status == OrderStatus.OPEN
+        seen = []
+        with connection.execute_wrapper(lambda ex, sql, *a: (seen.append(sql), ex(sql, *a))[1]):
+            cancel_order(user=maker, order_id=rest.pk)
+        counts[name]["cancel"] = len(seen) + 2
+    return counts
+
+
+def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch: str):
+    """``clients`` processes placing orders at once, on one book or spread over ``books``."""
+    worlds = [
+        build_book(size, 0, tag=f"c{books}-{size}-{b}", takers_per_client=(clients, client_ops))
+        for b in range(books)
+    ]
+    url = _scratch_url(scratch)
+    result = {"book_size": size, "books": books, "clients": clients}
+    for name in ENGINES:
+        procs = []
+        for client in range(clients):
+            world = worlds[client % books]
+            spec = {
+                "engine": name,
+                "problem": world["problem"].pk,
+                "maker": world["client_makers"][client].pk,
+                "takers": [u.pk for u in world["client_takers"][client][name]],
+                "sellers": [(s.pk, sol.pk) for s, sol in world["sellers"]],
+                "ops": client_ops,
+                "seed": client,
+            }
+            env = {**os.environ, "DATABASE_URL": url}
+            procs.append(
+                subprocess.Popen(  # noqa: S603
+                    [sys.executable, __file__, "--worker", json.dumps(spec)],
+                    env=env,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        t0 = time.perf_counter()
+        outputs = [json.loads(p.communicate()[0]) for p in procs]
+        wall = time.perf_counter() - t0
+        samples = [s for out in outputs for s in out["samples"]]
+        started = min(out["started"] for out in outputs)
+        finished = max(out["finished"] for out in outputs)
+        result[name] = {
+            "placements": len(samples),
+            "placements_per_s": round(len(samples) / (finished - started), 1),
+            "p50_ms": summarise(samples)["p50_ms"],
+            "p99_ms": summarise(samples)["p99_ms"],
+            "wall_s": round(wall, 2),
+        }
+    return result
+
+
+def _scratch_url(scratch: str) -> str:
+    from django.db import connection
+
+    d = connection.settings_dict
+    auth = d["USER"] + (f":{d['PASSWORD']}" if d.get("PASSWORD") else "")
+    return f"postgres://{auth}@{d['HOST'] or '127.0.0.1'}:{d['PORT'] or 5432}/{scratch}"
+
+
+def run_worker(spec: dict) -> None:
+    """One client process: ``ops`` placements (rest, take, re-ask, sell), timing each."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    from market.models import Problem, Solution
+
+    settings.DEBUG = False
+    user_model = get_user_model()
+    place_bid, place_ask, _ = engine(spec["engine"])
+    from market.money import Currency, Money
+
+    problem = Problem.objects.get(pk=spec["problem"])
+    maker = user_model.objects.get(pk=spec["maker"])
+    takers = list(user_model.objects.filter(pk__in=spec["takers"]).order_by("pk"))
+    sellers = [
+        (user_model.objects.get(pk=u), Solution.objects.get(pk=s)) for u, s in spec["sellers"]
+    ]
+    rng = random.Random(spec["seed"])
+    samples: list[float] = []
+    started = time.time()
+    for i in range(spec["ops"]):
+        seller, solution = sellers[rng.randrange(len(sellers))]
+        step = i % 4
+        if step == 0:
+            call = lambda: place_bid(  # noqa: E731
+                buyer=maker,
+                problem=problem,
+                price=Money(rng.randint(1_000, 4_999), Currency.DEMO),
+                quantity=1,
+            )
+        elif step == 1:
+            taker = takers[i // 4]
+            call = lambda: place_bid(  # noqa: E731
+                buyer=taker, problem=problem, price=Money(9_999, Currency.DEMO), quantity=1
+            )
+        elif step == 2:
+            call = lambda: place_ask(  # noqa: E731
+                seller=seller,
+                solution=solution,
+                price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
+                quantity=1,
+            )
+        else:
+            call = lambda: place_ask(  # noqa: E731
+                seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
+            )
+        t0 = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - t0)
+    print(json.dumps({"samples": samples, "started": started, "finished": time.time()}))
 
 
 def summarise(samples: list[float]) -> dict[str, float]:
@@ -179,7 +399,9 @@ def summarise(samples: list[float]) -> dict[str, float]:
     }
 
 
-def build_book(size: int, ops: int) -> dict[str, object]:
+def build_book(
+    size: int, ops: int, *, tag: str, takers_per_client: tuple[int, int] | None = None
+) -> dict[str, object]:
     """A published problem with ``size`` resting orders and a ledger that matches them.
 
     Bids rest at 1 000..4 999, asks at 5 000..8 999: the book is not crossed. Every bid is
@@ -194,13 +416,12 @@ def build_book(size: int, ops: int) -> dict[str, object]:
     from verifiers.models import Language, Verifier, VerifierVersion
 
     user_model = get_user_model()
-    tag = f"b{size}"
     with transaction.atomic():
         author = user_model.objects.create_user(username=f"{tag}-author")
         problem = Problem.objects.create(
             author=author,
-            title=f"Bench {size}",
-            slug=f"bench-{size}",
+            title=f"Bench {tag}",
+            slug=f"bench-{tag}",
             currency=Currency.DEMO,
             status=ProblemStatus.PUBLISHED,
         )
@@ -238,6 +459,22 @@ def build_book(size: int, ops: int) -> dict[str, object]:
             user_model(username=f"{tag}-taker-{i}", password="!") for i in range(ops)
         )
         maker = user_model.objects.create_user(username=f"{tag}-maker")
+        client_makers, client_takers = [], []
+        if takers_per_client is not None:
+            clients, client_ops = takers_per_client
+            client_makers = user_model.objects.bulk_create(
+                user_model(username=f"{tag}-cmaker-{c}", password="!") for c in range(clients)
+            )
+            client_takers = [
+                {
+                    name: user_model.objects.bulk_create(
+                        user_model(username=f"{tag}-ctaker-{c}-{name}-{i}", password="!")
+                        for i in range(client_ops // 4 + 1)
+                    )
+                    for name in ENGINES
+                }
+                for c in range(clients)
+            ]
 
         bids = size // 2
         asks = size - bids
@@ -337,13 +574,17 @@ def build_book(size: int, ops: int) -> dict[str, object]:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     # Those who place the timed orders get their money through the service.
-    for user in [maker, *takers]:
+    funded = [maker, *takers, *client_makers]
+    funded += [u for per_client in client_takers for users in per_client.values() for u in users]
+    for user in funded:
         grant_demo_credits(user=user, amount_minor=10_000_000)
     return {
         "problem": problem,
         "maker": maker,
         "takers": takers,
         "sellers": list(zip(sellers, solutions, strict=True)),
+        "client_makers": client_makers,
+        "client_takers": client_takers,
     }
 
 

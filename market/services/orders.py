@@ -15,12 +15,12 @@ Rules (DESIGN.md, "Market and money"):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Subquery
 from django.utils import timezone
 
 from market.exceptions import (
@@ -36,7 +36,6 @@ from market.exceptions import (
 from market.models import (
     Account,
     AccountKind,
-    Entitlement,
     LedgerTransaction,
     Order,
     OrderSide,
@@ -46,28 +45,18 @@ from market.models import (
     SolutionStatus,
     Trade,
 )
-from market.money import Currency, Money
+from market.money import Currency, Money, format_minor
 from market.payments.exceptions import UsdDisabled
 from market.payments.services.balances import settle_debt_locked
 from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
 from market.payments.stripe_client import usd_enabled
-from market.services.ledger import (
-    get_system_account,
-    get_user_accounts,
-    lock_accounts,
-    record_transaction,
-)
+from market.services.ledger import LedgerBatch, get_system_account
+from market.services.matching import SCAN_CHUNK, crossing_orders, plan_fills
+from market.services.order_writes import BookChange, lock_accounts_and_allocate, write_book_change
 
-_SCAN_CHUNK = 64
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Fill:
-    resting: Order
-    buyer_id: int
-    seller_id: int
-    solution_id: int
-    price_minor: int  # the maker's price
+# Re-exported: tests/market/test_book_index.py explains the engine's own query.
+_SCAN_CHUNK = SCAN_CHUNK
+__all__ = ["cancel_order", "crossing_orders", "fee_for", "place_ask", "place_bid"]
 
 
 def fee_for(price_minor: int) -> int:
@@ -117,39 +106,61 @@ def place_ask(
 
 def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
     """Cancel the user's open order and release exactly the remaining hold."""
-    problem_id = (
-        Order.objects.filter(pk=order_id, owner_id=user.pk).values_list("problem_id", flat=True)
-    ).first()
-    if problem_id is None:
-        raise NotFound("no such order")
     with transaction.atomic():
-        _lock_problem(problem_id)
-        order = Order.objects.select_for_update().get(pk=order_id)
+        # One statement finds the order's problem and locks it: missing == not yours.
+        problem_id = (
+            Problem.objects.select_for_update(no_key=True)
+            .filter(
+                pk=Subquery(
+                    Order.objects.filter(pk=order_id, owner_id=user.pk).values("problem_id")
+                )
+            )
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if problem_id is None:
+            raise NotFound("no such order")
+        # Read under the problem's lock: every change of an order takes it first.
+        order = Order.objects.get(pk=order_id)
         if order.status != OrderStatus.OPEN:
             raise OrderNotOpen(f"the order is already {order.status}")
-        if order.side == OrderSide.BID:
-            keys = [(order.owner_id, AccountKind.AVAILABLE), (order.owner_id, AccountKind.HELD)]
-            if _repays_debt(order.currency):
-                keys.append((order.owner_id, AccountKind.DEBT))
-            mine = get_user_accounts(keys=keys, currency=order.currency)
-            available = mine[(order.owner_id, AccountKind.AVAILABLE)]
-            held = mine[(order.owner_id, AccountKind.HELD)]
-            locked = lock_accounts(mine.values())
+        is_bid = order.side == OrderSide.BID
+        keys = _bid_keys(order.owner_id, order.currency) if is_bid else []
+        accounts, locked, ids = lock_accounts_and_allocate(
+            keys=keys, currency=order.currency, new_order=False, transactions=int(is_bid), trades=0
+        )
+        change = BookChange(
+            problem_id=problem_id,
+            currency=order.currency,
+            now=timezone.now(),
+            ledger=LedgerBatch(order.currency, locked, ids.transaction_ids),
+        )
+        if is_bid:
             amount = order.price_minor * order.remaining
-            record_transaction(
+            change.ledger.add(
                 kind=LedgerTransaction.Kind.BID_RELEASE,
-                currency=order.currency,
-                legs=[(held, -amount), (available, amount)],
-                locked=locked,
+                legs=[
+                    (accounts[(order.owner_id, AccountKind.HELD)], -amount),
+                    (accounts[(order.owner_id, AccountKind.AVAILABLE)], amount),
+                ],
                 memo=f"cancel bid {order.pk}",
             )
-            if _repays_debt(order.currency):
-                _repay_debt(order.owner_id, mine, locked)
         order.status = OrderStatus.CANCELLED
-        order.closed_at = timezone.now()
-        order.save(update_fields=["status", "closed_at"])
-        Problem.objects.filter(pk=problem_id).update(book_sequence=F("book_sequence") + 1)
+        order.closed_at = change.now
+        change.changed_orders.append(order)
+        write_book_change(change)
+        if is_bid and _repays_debt(order.currency):
+            # After the release is written: the repayment spends what it freed.
+            _repay_debt(order.owner_id, accounts, locked)
     return order
+
+
+def _bid_keys(user_id: int, currency: str) -> list[tuple[int, AccountKind]]:
+    """The accounts a bidder's hold moves between (and USD debt, repaid first)."""
+    keys = [(user_id, AccountKind.AVAILABLE), (user_id, AccountKind.HELD)]
+    if _repays_debt(currency):
+        keys.append((user_id, AccountKind.DEBT))
+    return keys
 
 
 def _lock_problem(problem_id: int) -> Problem:
@@ -160,6 +171,43 @@ def _lock_problem(problem_id: int) -> Problem:
     a verifier being published take a KEY SHARE lock on it).
     """
     return Problem.objects.select_for_update(no_key=True).get(pk=problem_id)
+
+
+_PLACEMENT_LOCK_SQL = """
+SELECT p.id, p.status, p.currency, p.is_demo,
+       (SELECT o.id FROM market_order o
+         WHERE o.owner_id = %s AND o.client_order_id = %s LIMIT 1),
+       (SELECT s.status FROM market_solution s
+         WHERE s.id = %s AND s.solver_id = %s AND s.problem_id = p.id)
+FROM market_problem p WHERE p.id = %s
+"""
+
+
+def _lock_problem_for_placement(
+    problem_id: int, *, owner_id: int, solution_id: int | None, client_order_id: str | None
+) -> Problem:
+    """:func:`_lock_problem`, reading in the same round trip what the checks need.
+
+    ``replayed_order_id``: the owner's order with ``client_order_id``, if any (the unique
+    constraint and the problem lock make this read final for this problem).
+    ``ask_solution_status``: the status of ``solution_id`` if it is the owner's solution of
+    this problem (the ledger trigger re-checks ACCEPTED when the ask is inserted).
+    Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
+    """
+    sql = _PLACEMENT_LOCK_SQL
+    if connection.vendor == "postgresql":
+        sql += " FOR NO KEY UPDATE OF p"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [owner_id, client_order_id, solution_id, owner_id, problem_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Problem.DoesNotExist
+    pk, status, currency, is_demo, replayed_order_id, ask_solution_status = row
+    problem = Problem(pk=pk, status=status, currency=currency, is_demo=is_demo)
+    problem._state.adding = False
+    problem.replayed_order_id = replayed_order_id  # type: ignore[attr-defined]
+    problem.ask_solution_status = ask_solution_status  # type: ignore[attr-defined]
+    return problem
 
 
 def _validate(*, price: Money, quantity: int) -> None:
@@ -248,13 +296,14 @@ def _place_locked(
     client_order_id: str | None,
 ) -> Order:
     try:
-        problem = _lock_problem(problem_id)
+        problem = _lock_problem_for_placement(
+            problem_id, owner_id=owner.pk, solution_id=solution_id, client_order_id=client_order_id
+        )
     except Problem.DoesNotExist:
         raise NotFound("no such problem") from None
-    if client_order_id is not None:
-        existing = Order.objects.filter(owner_id=owner.pk, client_order_id=client_order_id).first()
-        if existing is not None:
-            return _replay(existing, problem_id, side, price, quantity, solution_id)
+    if problem.replayed_order_id is not None:
+        existing = Order.objects.get(pk=problem.replayed_order_id)
+        return _replay(existing, problem_id, side, price, quantity, solution_id)
     if not problem.is_tradable:
         raise NotTradable(f"this problem is {problem.status} and cannot be traded")
     if price.currency != problem.currency:
@@ -262,7 +311,8 @@ def _place_locked(
             f"this problem trades in {problem.currency}, not {price.currency}",
             fields={"currency": [f"must be {problem.currency}"]},
         )
-    if problem.currency == Currency.USD and not usd_enabled():
+    currency = problem.currency
+    if currency == Currency.USD and not usd_enabled():
         # USD balances exist only with Stripe configured; without it no USD may change hands.
         # Cancelling (which only releases a bid's own hold) stays allowed.
         raise UsdDisabled(
@@ -270,36 +320,41 @@ def _place_locked(
             "the DEMO market works as usual."
         )
     if side == OrderSide.ASK:
-        _check_ask_solution(owner=owner, problem=problem, solution_id=solution_id)
+        _check_ask_solution(problem.ask_solution_status)
 
-    fills = _plan_fills(
+    fills = plan_fills(
         owner_id=owner.pk,
-        problem=problem,
+        problem_id=problem.pk,
+        currency=currency,
         side=side,
         price_minor=price.minor,
         quantity=quantity,
         solution_id=solution_id,
     )
-
-    currency = problem.currency
-    # The fee account is a system account: it is neither locked nor updated (a hot row shared
-    # by every trade); its balance is the sum of its postings.
-    fees = get_system_account(currency=currency, kind=AccountKind.FEES) if fills else None
     keys: set[tuple[int, AccountKind]] = set()
     if side == OrderSide.BID:
-        keys |= {(owner.pk, AccountKind.AVAILABLE), (owner.pk, AccountKind.HELD)}
-        if _repays_debt(currency):
-            keys.add((owner.pk, AccountKind.DEBT))
+        keys |= set(_bid_keys(owner.pk, currency))
     for fill in fills:
         keys |= {
             (fill.buyer_id, AccountKind.AVAILABLE),
             (fill.buyer_id, AccountKind.HELD),
             (fill.seller_id, proceeds_account_kind(currency)),
         }
-    accounts = get_user_accounts(keys=keys, currency=currency)
     # All user accounts at once, in ascending id order, after the fills are known: the
     # problem lock is the only lock held while planning, so no cycle can form.
-    locked = lock_accounts(accounts.values())
+    accounts, locked, ids = lock_accounts_and_allocate(
+        keys=keys,
+        currency=currency,
+        new_order=True,
+        transactions=len(fills) + (side == OrderSide.BID),
+        trades=len(fills),
+    )
+    if fills and ids.fees_account_id is None:
+        # The fee account is a system account: neither locked nor updated (a hot row shared
+        # by every trade); its balance is the sum of its postings. Made on first use.
+        ids = dataclasses.replace(
+            ids, fees_account_id=get_system_account(currency=currency, kind=AccountKind.FEES).pk
+        )
 
     def account(user_id: int, kind: AccountKind) -> Account:
         return accounts[(user_id, kind)]
@@ -313,80 +368,94 @@ def _place_locked(
         have = locked[account(owner.pk, AccountKind.AVAILABLE).pk].balance_minor
         if have < hold:
             raise InsufficientFunds(
-                f"this bid needs {hold} {currency} available; you have {have}",
+                f"This bid needs {format_minor(hold, currency)}; "
+                f"you have {format_minor(have, currency)} available.",
                 fields={"price_minor": ["not enough available funds"]},
             )
 
-    order = Order.objects.create(
-        problem=problem,
+    now = timezone.now()
+    order = Order(
+        pk=ids.order_id,
+        problem_id=problem.pk,
         owner_id=owner.pk,
         side=side,
         price_minor=price.minor,
         currency=currency,
         quantity=quantity,
-        remaining=quantity,
+        remaining=quantity - len(fills),
+        status=OrderStatus.FILLED if len(fills) == quantity else OrderStatus.OPEN,
         solution_id=solution_id,
         client_order_id=client_order_id,
+        created_at=now,
+        closed_at=now if len(fills) == quantity else None,
+    )
+    change = BookChange(
+        problem_id=problem.pk,
+        currency=currency,
+        now=now,
+        ledger=LedgerBatch(currency, locked, ids.transaction_ids),
+        new_orders=[order],
     )
     if side == OrderSide.BID:
-        record_transaction(
+        change.ledger.add(
             kind=LedgerTransaction.Kind.BID_HOLD,
-            currency=currency,
             legs=[
                 (account(owner.pk, AccountKind.AVAILABLE), -hold),
                 (account(owner.pk, AccountKind.HELD), hold),
             ],
-            locked=locked,
             memo=f"hold for bid {order.pk}",
         )
-
-    now = timezone.now()
-    for fill in fills:
-        bid, ask = (order, fill.resting) if side == OrderSide.BID else (fill.resting, order)
+    fees = Account(pk=ids.fees_account_id, owner_id=None, currency=currency, kind=AccountKind.FEES)
+    for fill, trade_id in zip(fills, ids.trade_ids, strict=True):
+        bid_id, ask_id = (
+            (order.pk, fill.resting.pk)
+            if side == OrderSide.BID
+            else (
+                fill.resting.pk,
+                order.pk,
+            )
+        )
+        bid_price = price.minor if side == OrderSide.BID else fill.resting.price_minor
         fee = fee_for(fill.price_minor)
         # The bid held its own price per copy; the maker's price is paid, the rest released.
-        improvement = bid.price_minor - fill.price_minor
+        improvement = bid_price - fill.price_minor
         legs = [
-            (account(fill.buyer_id, AccountKind.HELD), -bid.price_minor),
+            (account(fill.buyer_id, AccountKind.HELD), -bid_price),
             # USD proceeds wait in PENDING for their hold window (market.payments).
             (account(fill.seller_id, proceeds_account_kind(currency)), fill.price_minor - fee),
-            (fees, fee),  # type: ignore[list-item]  # set whenever there are fills
+            (fees, fee),
         ]
         if improvement:
             legs.append((account(fill.buyer_id, AccountKind.AVAILABLE), improvement))
-        txn = record_transaction(
+        txn_id = change.ledger.add(
             kind=LedgerTransaction.Kind.TRADE,
-            currency=currency,
             legs=legs,
-            locked=locked,
-            memo=f"solution {fill.solution_id}: bid {bid.pk} x ask {ask.pk}",
+            memo=f"solution {fill.solution_id}: bid {bid_id} x ask {ask_id}",
         )
-        trade = Trade.objects.create(
-            problem=problem,
-            bid=bid,
-            ask=ask,
-            buyer_id=fill.buyer_id,
-            seller_id=fill.seller_id,
-            solution_id=fill.solution_id,
-            price_minor=fill.price_minor,
-            fee_minor=fee,
-            currency=currency,
-            maker_side=fill.resting.side,
-            ledger_transaction=txn,
+        change.trades.append(
+            Trade(
+                pk=trade_id,
+                problem_id=problem.pk,
+                bid_id=bid_id,
+                ask_id=ask_id,
+                buyer_id=fill.buyer_id,
+                seller_id=fill.seller_id,
+                solution_id=fill.solution_id,
+                price_minor=fill.price_minor,
+                fee_minor=fee,
+                currency=currency,
+                maker_side=fill.resting.side,
+                ledger_transaction_id=txn_id,
+                created_at=now,
+            )
         )
-        Entitlement.objects.create(user_id=fill.buyer_id, solution_id=fill.solution_id, trade=trade)
-        hold_trade_proceeds(trade=trade)
         _fill_one(fill.resting, now)
-    if fills:
-        order.remaining = quantity - len(fills)
-        if order.remaining == 0:
-            order.status = OrderStatus.FILLED
-            order.closed_at = now
-        order.save(update_fields=["remaining", "status", "closed_at"])
-    Problem.objects.filter(pk=problem.pk).update(book_sequence=F("book_sequence") + 1)
+        change.changed_orders.append(fill.resting)
+    write_book_change(change)
+    for trade in change.trades:
+        hold_trade_proceeds(trade=trade)
     if fills and problem.is_demo:
         # The practice bot re-bids on the fill itself, not only at its next beat.
-        problem_id = problem.pk
         transaction.on_commit(lambda: _refresh_practice_bid(problem_id))
     return order
 
@@ -410,116 +479,22 @@ def _repay_debt(
     )
 
 
-def _fill_one(order: Order, now: object) -> None:
-    """Take one copy off a resting order (precondition: the problem row is locked)."""
+def _fill_one(order: Order, now: datetime) -> None:
+    """Take one copy off a resting order, in memory (written by ``write_book_change``)."""
     order.remaining -= 1
-    fields = ["remaining"]
     if order.remaining == 0:
         order.status = OrderStatus.FILLED
-        order.closed_at = now  # type: ignore[assignment]
-        fields += ["status", "closed_at"]
-    order.save(update_fields=fields)
+        order.closed_at = now
 
 
-def _check_ask_solution(
-    *, owner: AbstractBaseUser, problem: Problem, solution_id: int | None
-) -> None:
-    solution = Solution.objects.filter(pk=solution_id, solver_id=owner.pk).first()
-    if solution is None or solution.problem_id != problem.pk:
+def _check_ask_solution(status: str | None) -> None:
+    """``status`` is that of the seller's own solution of this problem, None if there is none."""
+    if status is None:
         raise NotFound("no such solution of yours for this problem")
-    if solution.status != SolutionStatus.ACCEPTED:
+    if status != SolutionStatus.ACCEPTED:
         raise SolutionNotAccepted(
-            f"only an ACCEPTED solution can be offered for sale; this one is {solution.status}"
+            f"only an ACCEPTED solution can be offered for sale; this one is {status}"
         )
-
-
-def crossing_orders(*, problem_id: int, side: OrderSide, price_minor: int) -> QuerySet[Order]:
-    """Open orders that an incoming ``side`` order at ``price_minor`` crosses, best first.
-
-    Best first is price-time priority: the cheapest ask (or the highest bid), then the oldest.
-    The filter and the ordering are exactly those of the partial indexes ``order_book_asks`` and
-    ``order_book_bids``, so the best order is an index probe, not a scan of the book
-    (tests/market/test_book_index.py checks the plan).
-    """
-    qs: QuerySet[Order] = Order.objects.filter(problem_id=problem_id, status=OrderStatus.OPEN)
-    if side == OrderSide.BID:  # an incoming bid meets asks, cheapest first
-        return qs.filter(side=OrderSide.ASK, price_minor__lte=price_minor).order_by(
-            "price_minor", "id"
-        )
-    return qs.filter(side=OrderSide.BID, price_minor__gte=price_minor).order_by(
-        "-price_minor", "id"
-    )
-
-
-def _resting(problem: Problem, side: OrderSide, price_minor: int) -> Iterator[Order]:
-    """Iterate :func:`crossing_orders` in chunks (keyset paging), for as long as the caller wants.
-
-    Most incoming orders stop at the first chunk; one that passes over many orders it may not
-    trade with (its owner's own, copies already owned) reads further chunks.
-    """
-    qs = crossing_orders(problem_id=problem.pk, side=side, price_minor=price_minor)
-    last: tuple[int, int] | None = None
-    while True:
-        page = qs
-        if last is not None:
-            last_price, last_id = last
-            if side == OrderSide.BID:
-                page = page.filter(price_minor__gt=last_price) | page.filter(
-                    price_minor=last_price, id__gt=last_id
-                )
-            else:
-                page = page.filter(price_minor__lt=last_price) | page.filter(
-                    price_minor=last_price, id__gt=last_id
-                )
-        chunk = list(page[:_SCAN_CHUNK])
-        yield from chunk
-        if len(chunk) < _SCAN_CHUNK:
-            return
-        last = (chunk[-1].price_minor, chunk[-1].pk)
-
-
-def _plan_fills(
-    *,
-    owner_id: int,
-    problem: Problem,
-    side: OrderSide,
-    price_minor: int,
-    quantity: int,
-    solution_id: int | None,
-) -> list[_Fill]:
-    """Decide the fills of an incoming order without writing anything (problem row locked)."""
-    fills: list[_Fill] = []
-    if side == OrderSide.BID:
-        owned = set(
-            Entitlement.objects.filter(user_id=owner_id, solution__problem=problem).values_list(
-                "solution_id", flat=True
-            )
-        )
-        for ask in _resting(problem, side, price_minor):
-            if len(fills) == quantity:
-                break
-            assert ask.solution_id is not None
-            if ask.currency != problem.currency:
-                continue  # placed before the problem's currency changed: never mix currencies
-            if ask.owner_id == owner_id or ask.solution_id in owned:
-                continue  # self-trade, or a copy the buyer already has
-            owned.add(ask.solution_id)
-            fills.append(_Fill(ask, owner_id, ask.owner_id, ask.solution_id, ask.price_minor))
-    else:
-        assert solution_id is not None
-        buyers = set(
-            Entitlement.objects.filter(solution_id=solution_id).values_list("user_id", flat=True)
-        )
-        for bid in _resting(problem, side, price_minor):
-            if len(fills) == quantity:
-                break
-            if bid.currency != problem.currency:
-                continue  # placed before the problem's currency changed: never mix currencies
-            if bid.owner_id == owner_id or bid.owner_id in buyers:
-                continue
-            buyers.add(bid.owner_id)
-            fills.append(_Fill(bid, bid.owner_id, owner_id, solution_id, bid.price_minor))
-    return fills
 
 
 def _refresh_practice_bid(problem_id: int) -> None:

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 
 from market.models import Order, OrderSide
+from market.services.matching import legal_crossing_orders
 from market.services.orders import _SCAN_CHUNK, crossing_orders
 from tests.factories import UserFactory
 from tests.market.conftest import Market
@@ -84,3 +85,31 @@ def test_an_executed_probe_reads_a_handful_of_rows(big_book):
     print(f"\nEXPLAIN ANALYZE best ask:\n{plan}")
     assert "order_book_asks" in plan
     assert "rows=1 loops=1" in plan.split("\n")[1], plan
+
+
+@pytest.mark.parametrize(
+    ("incoming", "index"), [(OrderSide.BID, "order_book_asks"), (OrderSide.ASK, "order_book_bids")]
+)
+def test_the_engines_own_planning_query_probes_the_index_and_reads_what_it_fills(
+    big_book, incoming, index
+):
+    """The engine plans with legal_crossing_orders (self-trades, owned copies and other
+    currencies passed over in SQL): it must still walk the partial index in order and stop
+    at its LIMIT, never sort or scan the book."""
+    market = big_book[3]
+    solution = Order.objects.filter(problem=market.problem, side=OrderSide.ASK).first().solution
+    query = legal_crossing_orders(
+        owner_id=UserFactory().pk,
+        problem_id=market.problem.pk,
+        currency="DEMO",
+        side=incoming,
+        price_minor=2_500 if incoming == OrderSide.BID else 100,
+        solution_id=solution.pk if incoming == OrderSide.ASK else None,
+    )[:1]
+    plan = query.explain(analyze=True)
+    print(f"\nEXPLAIN ANALYZE the engine's plan for an incoming {incoming}:\n{plan}")
+    assert index in plan, plan
+    assert "Seq Scan on market_order" not in plan, plan
+    assert "Sort" not in plan, plan
+    # Limit -> Nested Loop Anti Join / Index Scan: one row out of the scan's first rows.
+    assert "rows=1 loops=1" in plan.split("\n")[0], plan

@@ -257,7 +257,8 @@ def test_bid_without_funds_is_a_form_error_and_holds_nothing(factor_391):
         reverse("problem-bid", args=[factor_391.slug]), {"bid-price": "1.00", "bid-quantity": "1"}
     )
     assert response.status_code == 400
-    assert "this bid needs 100 DEMO available; you have 0" in response.content.decode()
+    page = response.content.decode()
+    assert "This bid needs 1.00 DEMO; you have 0.00 DEMO available." in page
     assert not Order.objects.filter(owner=buyer).exists()
 
 
