@@ -65,10 +65,6 @@ class _LocalCounters:
             expires_at, count = self.counts.get(key, (0.0, 0))
         return count if expires_at > time.monotonic() else 0
 
-    def clear(self) -> None:
-        with self.lock:
-            self.counts.clear()
-
 
 _local = _LocalCounters()
 _client_lock = threading.Lock()
@@ -107,27 +103,6 @@ def peek(*, key: str) -> int:
         return _local.peek(KEY_PREFIX + key)
     client, _ = backend
     return int(client.get(KEY_PREFIX + key) or 0)
-
-
-def reset(*, key: str) -> None:
-    backend = _redis()
-    if backend is None:
-        with _local.lock:
-            _local.counts.pop(KEY_PREFIX + key, None)
-    else:
-        backend[0].delete(KEY_PREFIX + key)
-
-
-def clear_all() -> None:
-    """Forget every counter (tests)."""
-    backend = _redis()
-    if backend is None:
-        _local.clear()
-    else:
-        client, _ = backend
-        keys = list(client.scan_iter(match=KEY_PREFIX + "*", count=1000))
-        if keys:
-            client.delete(*keys)
 
 
 def client_address(request: Any) -> str:
