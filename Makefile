@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/formalmarket
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: help run test lint fmt bench lean-conformance e2e clean
+.PHONY: help run test lint fmt bench lean-conformance e2e production-test clean
 
 help: ## Show this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -43,6 +43,12 @@ e2e: $(STAMP) .env ## Run only the browser tests (screenshots under artifacts/e2
 	scripts/ensure-services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 		$(PY) -m pytest tests/e2e $(PYTEST_ARGS)
+
+production-test: $(STAMP) .env ## Run only the production-shaped test: gunicorn (DEBUG off), workers, beat, Chromium
+	scripts/ensure-debian-packages.sh bubblewrap chromium
+	scripts/ensure-services.sh
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
+		$(PY) -m pytest tests/e2e/test_production_shaped.py $(PYTEST_ARGS)
 
 lean-conformance: $(STAMP) .env ## Run the Lean conformance suite (needs a real Lean toolchain; fails without one)
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \

@@ -3,9 +3,12 @@
 Secrets have no default outside DEBUG; each integration is off until configured.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -27,10 +30,13 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # runserver (`make run`) serves /static/ through WhiteNoise too, as every other role does.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "market",
     "market.api",
     "market.payments",
@@ -39,13 +45,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files in every role, before anything that touches the session or the database.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PrivateCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "config.middleware.DebugProductNotFoundMiddleware",  # DEBUG only
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login refused by the guard into its 429 answer (market/login_guard.py).
+    "axes.middleware.AxesMiddleware",
 ]
+CSRF_FAILURE_VIEW = "market.views.errors.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 
@@ -81,6 +95,33 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Password guessing (market/login_guard.py; docs/production.md): django-axes counts failures
+# per normalised username in the throttle cache; the guard also bounds failures per address.
+AUTHENTICATION_BACKENDS = [
+    "market.login_guard.LoginGuardBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Counts in Redis, shared by every process; the embedded `make run` (no Redis) keeps them in
+# its database instead (a process-local cache would be one count per process).
+if env("REDIS_URL", default=""):
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    AXES_CACHE = "throttle"
+else:
+    AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env.int("LOGIN_MAX_FAILURES_PER_USERNAME", default=10)
+AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_S", default=15 * 60))
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_USERNAME_CALLABLE = "market.login_guard.normalised_username"
+AXES_CLIENT_IP_CALLABLE = "market.login_guard.client_address"
+AXES_LOCKOUT_CALLABLE = "market.login_guard.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# A guess while locked out does not extend the lockout (nor is its password checked).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+# axes.W006 asks for ip_address in AXES_LOCKOUT_PARAMETERS; the guard bounds each address with
+# its own, larger limit instead (one shared office address must not lock everyone out).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -91,13 +132,68 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env("DJANGO_STATIC_ROOT", default=str(VAR_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+# WhiteNoise serves /static/ in every role. Without DEBUG the files come from `collectstatic`
+# (in the image) with content-hashed names, cached for a year as immutable; under DEBUG
+# (`make run`) straight from the source folders, so no collectstatic is needed.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# --- Security behind TLS (docs/production.md) ------------------------------------------------
+# On by default without DEBUG. The TLS proxy in front must set X-Forwarded-Proto (and strip
+# any the client sent): Django trusts it to know that a request came over HTTPS.
+if env.bool("DJANGO_BEHIND_TLS_PROXY", default=not DEBUG):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+# No script reads the CSRF cookie: page forms carry the token in a hidden field and htmx only
+# polls with GET. API clients use tokens (no CSRF); the API docs' "Try it out" too.
+CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+# Scripts, styles and everything else from this site only: no inline scripts, handlers or
+# style attributes anywhere (templates, static/js, static/css), and the pages may not be framed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+    },
+}
 
 # --- Celery ---------------------------------------------------------------------------------
 # With REDIS_URL set, Redis is the broker; otherwise kombu's filesystem transport, which needs
 # no server (the embedded default of `make run`).
 REDIS_URL = env("REDIS_URL", default="")
+if not DEBUG and not REDIS_URL:
+    # Without Redis the broker is a local folder and the rate limits and login lockouts are
+    # per process: several gunicorn workers would each allow the full rate.
+    raise ImproperlyConfigured("REDIS_URL is required when DJANGO_DEBUG=0")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # visibility_timeout is set with the judge's settings below (it must fit the longest task).
@@ -177,6 +273,13 @@ if REDIS_URL:
 # --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
 STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
+if STRIPE_SECRET_KEY:
+    # Deposits and payout onboarding post a form that redirects to Stripe's hosted pages;
+    # browsers apply form-action to that redirect.
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["form-action"] += [
+        "https://checkout.stripe.com",
+        "https://connect.stripe.com",
+    ]
 # Payments (market/payments; docs/payments.md). Amounts in USD cents.
 STRIPE_WEBHOOK_TOLERANCE_S = env.int("STRIPE_WEBHOOK_TOLERANCE_S", default=300)
 STRIPE_MAX_NETWORK_RETRIES = env.int("STRIPE_MAX_NETWORK_RETRIES", default=2)
@@ -231,6 +334,9 @@ REST_FRAMEWORK = {
         "market.api.throttling.ReadThrottle",
         "market.api.throttling.WriteThrottle",
     ],
+    # How many proxies in front of web append to X-Forwarded-For (compose: Caddy, 1). Unset,
+    # the client address is REMOTE_ADDR (a client-written header is never trusted).
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
     "DEFAULT_THROTTLE_RATES": {
         "read": env("API_THROTTLE_READ", default="600/min"),
         "write": env("API_THROTTLE_WRITE", default="120/min"),

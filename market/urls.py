@@ -21,7 +21,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("orders/<int:order_id>/cancel/", trading.cancel, name="order-cancel"),
     path("account/", account.account, name="account"),
     path("signup/", account.signup, name="signup"),
-    path("login/", account.LoginView.as_view(), name="login"),
+    # Password guessing is bounded by django-axes (market/login_guard.py), on every path.
+    path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("author/", author.author_home, name="author-home"),
     path("author/problems/new/", author.problem_new, name="author-problem-new"),

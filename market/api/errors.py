@@ -1,4 +1,4 @@
-"""The API's one exception handler, and JSON 404/500 pages under /api/.
+"""The API's one exception handler and the catch-all JSON 404 under /api/.
 
 Every error is ``{"error": {"code": str, "message": str, "fields": {name: [str]}}}``. Domain
 errors (:mod:`market.exceptions`) carry their own code and status; DRF's errors get stable
@@ -13,7 +13,6 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -72,7 +71,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # Oversized or malformed request bodies (RequestDataTooBig, bad multipart, ...).
         exc = exceptions.ParseError(str(exc) or "malformed request")
     if not isinstance(exc, exceptions.APIException):
-        return None  # a bug: Django answers 500 (JSON under /api/, see handler500)
+        return None  # a bug: Django answers 500 (JSON under /api/: market.views.errors)
 
     headers: dict[str, str] = {}
     if getattr(exc, "auth_header", None):
@@ -114,21 +113,7 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     return fields
 
 
-def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    if request.path.startswith("/api/"):
-        return JsonResponse(error_body("not-found", "not found"), status=404)
-    return defaults.page_not_found(request, exception or Http404())
-
-
 @csrf_exempt  # a 404 changes nothing; without this a POST gets Django's HTML CSRF page
 def api_not_found(request: HttpRequest) -> HttpResponse:
     """The catch-all route under /api/: no such endpoint."""
     return JsonResponse(error_body("not-found", "no such endpoint"), status=404)
-
-
-def handler500(request: HttpRequest) -> HttpResponse:
-    if request.path.startswith("/api/"):
-        return JsonResponse(
-            error_body("api:server-error", "internal error; it has been logged"), status=500
-        )
-    return defaults.server_error(request)

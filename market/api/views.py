@@ -20,10 +20,10 @@ from rest_framework.serializers import Serializer
 
 from market import access, selectors
 from market.api import serializers as s
-from market.api import throttling
 from market.api.idempotency import idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
 from market.exceptions import SubmissionsClosed
+from market.login_guard import is_refused_unchecked, login_failure_window_s
 from market.models import OrderSide, Solution
 from market.money import Money
 from market.services.orders import cancel_order, place_ask, place_bid
@@ -101,17 +101,16 @@ class TokenListView(ListView):
         if not user.is_authenticated:
             if not data.get("username") or not data.get("password"):
                 raise exceptions.NotAuthenticated("log in, or give username and password")
-            address = throttling.client_address(request)
-            if throttling.login_locked_out(username=data["username"], address=address):
+            # The login guard (market/login_guard.py) counts failures and refuses a locked
+            # username or address before any password check.
+            user = authenticate(request, username=data["username"], password=data["password"])
+            if user is None and is_refused_unchecked(request):
                 raise exceptions.Throttled(
-                    wait=throttling.LOGIN_FAILURE_WINDOW_S,
+                    wait=login_failure_window_s(),
                     detail="too many failed password attempts; try again later",
                 )
-            user = authenticate(request, username=data["username"], password=data["password"])
             if user is None:
-                throttling.note_login_failure(username=data["username"], address=address)
                 raise exceptions.AuthenticationFailed("wrong username or password")
-            throttling.clear_login_failures(username=data["username"])
         token, key = create_api_token(user=user, name=data["name"])
         body = s.TokenSerializer(token).data
         return Response({**body, "key": key}, status=status.HTTP_201_CREATED)

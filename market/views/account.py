@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from market import selectors
-from market.api.throttling import (
-    clear_login_failures,
-    client_address,
-    login_locked_out,
-    note_login_failure,
-)
 from market.models import OrderStatus
 from market.money import format_minor
 from market.payments.panel import usd_panel_context
 from market.services.signup import sign_up
 from market.views.forms import SignUpForm
+from market.views.ratelimit import write_rate_limited
 
 
+@write_rate_limited  # per address: anonymous
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")
@@ -42,33 +35,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         return redirect("problem-list")
     return render(request, "registration/signup.html", {"form": form})
-
-
-class LoginView(auth_views.LoginView):
-    """Django's login page, refusing further guesses after too many failed passwords for one
-    username (from any address) or from one address (``market.api.throttling``, shared with
-    token creation by password). A refused attempt checks no password: 429 with the reason."""
-
-    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        username = request.POST.get("username", "")
-        if login_locked_out(username=username, address=client_address(request)):
-            messages.error(request, "Too many failed attempts. Try again in 15 minutes.")
-            form = self.get_form_class()(request)
-            response = self.render_to_response(self.get_context_data(form=form))
-            response.status_code = 429
-            response["Retry-After"] = "900"
-            return response
-        return super().post(request, *args, **kwargs)
-
-    def form_invalid(self, form: Any) -> HttpResponse:
-        username = self.request.POST.get("username", "")
-        if username and self.request.POST.get("password"):
-            note_login_failure(username=username, address=client_address(self.request))
-        return super().form_invalid(form)
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        clear_login_failures(username=form.get_user().get_username())
-        return super().form_valid(form)
 
 
 @login_required

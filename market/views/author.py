@@ -20,6 +20,7 @@ from market.access import access_own_problem, access_own_verifier
 from market.exceptions import DomainError, NotFound
 from market.models import Problem, ProblemStatus
 from market.views.forms import ProblemForm, VerifierForm, join_samples
+from market.views.ratelimit import write_rate_limited
 from market.views.trading import add_domain_error
 from verifiers import selectors as verifier_selectors
 from verifiers.models import Verifier
@@ -47,6 +48,7 @@ def author_home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@write_rate_limited
 def problem_new(request: HttpRequest) -> HttpResponse:
     form = ProblemForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -73,6 +75,7 @@ def _problem_page(
 
 
 @login_required
+@write_rate_limited
 def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
     problem = _own_problem(request, problem_id)
     initial = {
@@ -96,6 +99,7 @@ def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def problem_publish(request: HttpRequest, problem_id: int) -> HttpResponse:
     problem = _own_problem(request, problem_id)
     try:
@@ -122,6 +126,7 @@ def _verifier_initial(verifier: Verifier) -> dict[str, Any]:
 
 
 @login_required
+@write_rate_limited
 def verifier_new(request: HttpRequest, problem_id: int) -> HttpResponse:
     problem = _own_problem(request, problem_id)
     form = VerifierForm(request.POST or None)
@@ -180,6 +185,7 @@ def verifier_dry_run_panel(request: HttpRequest, verifier_id: int) -> HttpRespon
 
 
 @login_required
+@write_rate_limited
 def verifier_edit(request: HttpRequest, verifier_id: int) -> HttpResponse:
     verifier = _own_verifier(request, verifier_id)
     if request.method != "POST":
@@ -200,6 +206,7 @@ def verifier_edit(request: HttpRequest, verifier_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
     verifier = _own_verifier(request, verifier_id)
     try:
@@ -213,6 +220,7 @@ def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def verifier_publish(request: HttpRequest, verifier_id: int) -> HttpResponse:
     verifier = _own_verifier(request, verifier_id)
     try:

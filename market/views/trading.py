@@ -18,6 +18,7 @@ from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
 from market.views.forms import PriceForm, SubmitSolutionForm
 from market.views.problems import get_problem_or_404, problem_context
+from market.views.ratelimit import write_rate_limited
 
 
 def _problem_url(slug: str, anchor: str = "") -> str:
@@ -38,6 +39,7 @@ def add_domain_error(form: object, error: DomainError, default_field: str | None
 
 @login_required
 @require_POST
+@write_rate_limited
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_problem_or_404(slug)
     versions = selectors.list_active_versions(problem=problem)
@@ -61,6 +63,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
     try:
         solution = access_own_solution(user=request.user, solution_id=solution_id)
@@ -91,6 +94,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def bid(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_problem_or_404(slug)
     form = PriceForm(request.POST, prefix="bid")
@@ -118,6 +122,7 @@ def bid(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@write_rate_limited
 def cancel(request: HttpRequest, order_id: int) -> HttpResponse:
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):

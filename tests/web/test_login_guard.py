@@ -9,13 +9,11 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from market.api.models import ApiToken
-from market.api.throttling import (
-    MAX_LOGIN_FAILURES_PER_ADDRESS,
-    MAX_LOGIN_FAILURES_PER_USERNAME,
-)
+from market.login_guard import MAX_LOGIN_FAILURES_PER_ADDRESS, max_login_failures_per_username
 from tests.factories import UserFactory
 
 PASSWORD = "correct horse battery staple"
+MAX_LOGIN_FAILURES_PER_USERNAME = max_login_failures_per_username()
 
 
 @pytest.fixture(autouse=True)
@@ -87,3 +85,55 @@ def test_token_creation_by_password_shares_the_username_lockout(victim):
     assert not ApiToken.objects.filter(user=victim).exists()
     # The login page counts the same failures.
     assert _login("10.0.7.2", PASSWORD).status_code == 429
+
+
+def test_a_fullwidth_or_capitalised_username_counts_as_the_same_account(db):
+    # Django's login form applies NFKC: "ｄａｖｅ" logs in as "dave". The count must follow.
+    dave = UserFactory(username="dave")
+    dave.set_password(PASSWORD)
+    dave.save()
+    spellings = ["dave", "ｄａｖｅ", "DAVE", "Ｄａｖｅ", " dave"]
+    for n in range(MAX_LOGIN_FAILURES_PER_USERNAME):
+        spelling = spellings[n % len(spellings)]
+        assert _login(f"10.0.8.{n}", "wrong", username=spelling).status_code == 200
+    for n, spelling in enumerate(spellings):
+        response = _login(f"10.0.9.{n}", PASSWORD, username=spelling)
+        assert response.status_code == 429, spelling
+        assert "_auth_user_id" not in response.wsgi_request.session
+    response = APIClient(REMOTE_ADDR="10.0.9.50").post(
+        "/api/v1/tokens/",
+        {"name": "t", "username": "ｄａｖｅ", "password": PASSWORD},
+        format="json",
+    )
+    assert response.status_code == 429, response.content
+    assert not ApiToken.objects.filter(user=dave).exists()
+
+
+def test_the_admin_login_has_the_same_guard(victim):
+    victim.is_staff = True
+    victim.is_superuser = True
+    victim.save()
+    for n in range(MAX_LOGIN_FAILURES_PER_USERNAME):
+        response = Client(REMOTE_ADDR=f"10.0.10.{n}").post(
+            "/admin/login/", {"username": "victim", "password": "wrong"}
+        )
+        assert response.status_code == 200
+    client = Client(REMOTE_ADDR="10.0.11.1")
+    response = client.post("/admin/login/", {"username": "victim", "password": PASSWORD})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "900"
+    assert "Too many failed attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    # The lockout is shared with the login page.
+    assert _login("10.0.11.2", PASSWORD).status_code == 429
+
+
+def test_token_creation_failures_lock_the_login_page_by_address_too(db):
+    for n in range(MAX_LOGIN_FAILURES_PER_ADDRESS):
+        response = APIClient(REMOTE_ADDR="10.0.12.1").post(
+            "/api/v1/tokens/",
+            {"name": "t", "username": f"user{n}", "password": "wrong"},
+            format="json",
+        )
+        assert response.status_code == 401
+    assert _login("10.0.12.1", "wrong", username="another").status_code == 429
