@@ -17,7 +17,8 @@ from market.money import Money, format_minor
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
 from market.views.forms import PriceForm, SubmitSolutionForm
-from market.views.problems import get_problem_or_404, problem_context
+from market.views.problems import get_problem_or_404, lean_status, problem_context
+from verifiers.models import Language
 
 
 def _problem_url(slug: str, anchor: str = "") -> str:
@@ -31,9 +32,20 @@ def add_domain_error(form: object, error: DomainError, default_field: str | None
         name = {"price_minor": "price", "text": "text"}.get(field, field)
         if name in form.fields:  # type: ignore[attr-defined]
             for message in problems:
-                form.add_error(name, message)  # type: ignore[attr-defined]
+                if message != error.message:
+                    form.add_error(name, message)  # type: ignore[attr-defined]
             added = True
     form.add_error(None if added else default_field, error.message)  # type: ignore[attr-defined]
+
+
+def add_order_error(form: object, error: DomainError) -> None:
+    """Show an order's refusal once: its message as the form's error, and the fields it names
+    marked invalid (their short texts, "not enough available funds", would say it twice)."""
+    for field in error.fields:
+        name = {"price_minor": "price"}.get(field, field)
+        if name in form.fields:  # type: ignore[attr-defined]
+            form.fields[name].widget.attrs["aria-invalid"] = "true"  # type: ignore[attr-defined]
+    form.add_error(None, error.message)  # type: ignore[attr-defined]
 
 
 @login_required
@@ -53,10 +65,19 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             add_domain_error(form, error, "text")
         else:
-            messages.success(request, "Solution submitted. Its verdict appears below.")
+            messages.success(request, _submitted_text(version))
             return redirect(_problem_url(slug, "my-solutions"))
     context = problem_context(request, problem, submit_form=form)
     return render(request, "market/problem_detail.html", context, status=400)
+
+
+def _submitted_text(version: object) -> str:
+    if version.language == Language.LEAN and not lean_status()["available"]:  # type: ignore[attr-defined]
+        return (
+            "Solution submitted. Lean judging is unavailable on this server, so it stays "
+            "pending (it is not rejected for this) until a server with Lean judges it."
+        )
+    return "Solution submitted. Its verdict appears below."
 
 
 @login_required
@@ -77,7 +98,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
                 quantity=form.cleaned_data["quantity"],
             )
         except DomainError as error:
-            add_domain_error(form, error, "price")
+            add_order_error(form, error)
         else:
             sold = order.quantity - order.remaining
             text = f"Listed {order.quantity} at {format_minor(order.price_minor, order.currency)}."
@@ -103,7 +124,7 @@ def bid(request: HttpRequest, slug: str) -> HttpResponse:
                 quantity=form.cleaned_data["quantity"],
             )
         except DomainError as error:
-            add_domain_error(form, error, "price")
+            add_order_error(form, error)
         else:
             bought = order.quantity - order.remaining
             price = format_minor(order.price_minor, order.currency)
