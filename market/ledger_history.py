@@ -70,6 +70,9 @@ def _describe(
         if trade.buyer_id == user.pk:
             if kind == AccountKind.AVAILABLE and amount > 0:
                 return f"Price improvement returned on {title}: your bid was above the price"
+            if -amount > trade.price_minor:
+                held = format_minor(-amount, trade.currency)
+                return f"Bought a solution to {title} for {price} (from the {held} held)"
             return f"Bought a solution to {title} for {price}"
         fee = format_minor(trade.fee_minor, trade.currency)
         if kind == AccountKind.PENDING:

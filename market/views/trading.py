@@ -104,6 +104,8 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
             text = f"Listed {order.quantity} at {format_minor(order.price_minor, order.currency)}."
             if sold:
                 text += f" Sold {sold} right away (trades happen at the buyer's bid price)."
+            if order.remaining:
+                text += " The rest waits on the book for a buyer who does not own it yet."
             messages.success(request, text)
             return redirect(_problem_url(problem.slug, "book"))
     context = problem_context(request, problem, sell_form_errors=form, sell_solution_id=solution.pk)
