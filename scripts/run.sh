@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `make run`: migrate, load the demo problems, start a Celery worker (with beat for the
-# practice bot) and the web server on 127.0.0.1:8000. Ctrl-C stops all of it.
+# practice bot) and the web server on 127.0.0.1:${PORT:-8000}. Ctrl-C stops all of it.
 # Embedded default: SQLite and kombu's filesystem broker; DATABASE_URL / REDIS_URL override.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
+PORT="${PORT:-8000}"  # another port when 8000 is taken: PORT=8001 make run
 mkdir -p var/broker/out var/broker/processed var/broker/control
 
 $PY manage.py migrate --noinput
@@ -28,7 +29,7 @@ trap cleanup INT TERM EXIT
 .venv/bin/celery -A config worker --beat --loglevel=INFO --concurrency=2 \
   --queues=default,judge-python,judge-lean --schedule=var/celerybeat-schedule &
 pids+=($!)
-$PY manage.py runserver 127.0.0.1:8000 --noreload &
+$PY manage.py runserver "127.0.0.1:$PORT" --noreload &
 pids+=($!)
-echo "FormalMarket is at http://127.0.0.1:8000 (Ctrl-C to stop)"
+echo "FormalMarket is at http://127.0.0.1:$PORT (Ctrl-C to stop)"
 wait -n "${pids[@]}"
