@@ -70,6 +70,26 @@ class PriceForm(forms.Form):
     )
     quantity = forms.IntegerField(label="Copies", min_value=1, initial=1)
 
+    def __init__(self, *args: object, currency: str = "DEMO", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The market's limits, checked here in the units the user typed (the engine checks
+        # them again in minor units).
+        from django.conf import settings
+        from django.core.validators import MaxValueValidator
+
+        from market.money import format_minor
+
+        top = settings.MARKET_MAX_PRICE_MINOR
+        self.fields["price"].validators.append(
+            MaxValueValidator(
+                Decimal(top) / 100, message=f"At most {format_minor(top, currency)} per copy."
+            )
+        )
+        most = settings.MARKET_MAX_ORDER_QUANTITY
+        self.fields["quantity"].validators.append(
+            MaxValueValidator(most, message=f"At most {most:,} copies per order.")
+        )
+
     @property
     def price_minor(self) -> int:
         return int(self.cleaned_data["price"] * 100)

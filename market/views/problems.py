@@ -65,7 +65,7 @@ def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) ->
         "lean_status": lean_status() if has_lean else None,
         **book_context(request, problem),
         "submit_form": SubmitSolutionForm(versions=versions),
-        "bid_form": PriceForm(prefix="bid"),
+        "bid_form": PriceForm(prefix="bid", currency=problem.currency),
         "sell_form_errors": None,
         "sell_solution_id": None,
     }
@@ -138,11 +138,15 @@ def book_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "market/_book_fragment.html", context)
 
 
+# The problem page shows the newest solutions of the viewer; the account page pages them all.
+MY_SOLUTIONS_SHOWN = 20
+
+
 def _my_solutions(request: HttpRequest, problem: Problem) -> list[Solution]:
     return list(
         selectors.list_user_solutions(user=request.user, problem_id=problem.pk)  # type: ignore[arg-type]
         .select_related("verifier_version__verifier")
-        .prefetch_related("asks")
+        .prefetch_related("asks")[: MY_SOLUTIONS_SHOWN + 1]
     )
 
 

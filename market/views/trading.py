@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from market import selectors
 from market.access import access_own_solution
-from market.exceptions import DomainError, NotFound
+from market.exceptions import DomainError, InsufficientFunds, NotFound
 from market.money import Money, format_minor
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
@@ -39,8 +39,12 @@ def add_domain_error(form: object, error: DomainError, default_field: str | None
 
 
 def add_order_error(form: object, error: DomainError) -> None:
-    """Show an order's refusal once: its message as the form's error, and the fields it names
-    marked invalid (their short texts, "not enough available funds", would say it twice)."""
+    """Show an order's refusal once. A refusal for funds says it all in its message (its
+    field text, "not enough available funds", would say it twice), so the price field is only
+    marked invalid; other refusals name their fields' problems as usual."""
+    if not isinstance(error, InsufficientFunds):
+        add_domain_error(form, error, "price")
+        return
     for field in error.fields:
         name = {"price_minor": "price"}.get(field, field)
         if name in form.fields:  # type: ignore[attr-defined]
@@ -88,7 +92,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such solution") from None
     problem = get_problem_or_404(solution.problem.slug)
-    form = PriceForm(request.POST, prefix=f"sell-{solution.pk}")
+    form = PriceForm(request.POST, prefix=f"sell-{solution.pk}", currency=problem.currency)
     if form.is_valid():
         try:
             order = place_ask(
@@ -116,7 +120,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
 @require_POST
 def bid(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_problem_or_404(slug)
-    form = PriceForm(request.POST, prefix="bid")
+    form = PriceForm(request.POST, prefix="bid", currency=problem.currency)
     if form.is_valid():
         try:
             order = place_bid(

@@ -181,3 +181,41 @@ def test_a_usd_problem_is_listed_under_real_money_only(demo_problems):
     real = Client().get(reverse("problem-list"), {"kind": "real"}).content.decode()
     assert "Dollars" not in demo and "Dollars" in real
     assert re.findall(r'<li data-slug="([^"]+)"', real) == [usd.slug]
+
+
+def test_a_refused_bid_says_why_once_and_holds_nothing(factor_391):
+    client, buyer = logged_in()
+    response = client.post(
+        reverse("problem-bid", args=[factor_391.slug]),
+        {"bid-price": "5000.00", "bid-quantity": "1"},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    errors = re.findall(r"<ul class=\"errorlist[^\"]*\">(.*?)</ul>", html, re.S)
+    assert len(errors) == 1 and errors[0].count("<li>") == 1
+    assert "not enough available funds" not in html
+    assert 'aria-invalid="true"' in html
+    assert not Order.objects.filter(owner=buyer).exists()
+
+
+def test_a_price_over_the_market_limit_is_refused_in_the_units_typed(factor_391, settings):
+    settings.MARKET_MAX_PRICE_MINOR = 100_000
+    client, buyer = logged_in()
+    grant_demo_credits(user=buyer, amount_minor=10_000_000)
+    response = client.post(
+        reverse("problem-bid", args=[factor_391.slug]),
+        {"bid-price": "1000.01", "bid-quantity": "1"},
+    )
+    assert response.status_code == 400
+    assert "At most 1,000.00 DEMO per copy." in response.content.decode()
+    assert not Order.objects.filter(owner=buyer).exists()
+
+
+def test_the_problem_page_shows_the_20_newest_solutions_and_points_to_the_account(factor_391):
+    client, solver = logged_in()
+    version = active_version(factor_391)
+    made = [accepted_solution(verifier_version=version, solver=solver) for _ in range(22)]
+    html = client.get(reverse("problem-detail", args=[factor_391.slug])).content.decode()
+    shown = [int(n) for n in re.findall(r'<article class="solution" id="solution-(\d+)"', html)]
+    assert shown == [s.pk for s in reversed(made)][:20]
+    assert 'id="more-solutions"' in html
