@@ -13,8 +13,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from market.money import format_minor
 
-WIDTH, HEIGHT = 600, 200
-LEFT, RIGHT, TOP, BOTTOM = 70, 12, 12, 34  # room for the price labels and the time labels
+WIDTH, HEIGHT = 400, 190
+LEFT, RIGHT, TOP, BOTTOM = 64, 10, 14, 34  # room for the price labels and the time labels
 PAD = 8  # inside the plot, so a dot on the edge is not clipped
 
 
