@@ -142,18 +142,16 @@ def list_purchases(*, buyer: AbstractBaseUser, problem: Problem) -> QuerySet[Ent
     )
 
 
-def attach_languages(problems: Iterable[Problem]) -> list[Problem]:
+def attach_languages(problems: Iterable[Problem], *, include_drafts: bool = False) -> list[Problem]:
     """Set ``languages`` (display names of the public verifiers' languages, e.g. ["Lean"])
-    on each problem, with one query for all of them."""
+    on each problem, with one query for all of them; ``include_drafts`` for their author."""
     problems = list(problems)
     found: dict[int, list[str]] = {p.pk: [] for p in problems}
     labels = dict(Language.choices)
-    rows = (
-        Verifier.objects.filter(problem_id__in=found)
-        .exclude(status=VerifierStatus.DRAFT)
-        .order_by("problem_id", "id")
-        .values_list("problem_id", "language")
-    )
+    verifiers = Verifier.objects.filter(problem_id__in=found)
+    if not include_drafts:
+        verifiers = verifiers.exclude(status=VerifierStatus.DRAFT)
+    rows = verifiers.order_by("problem_id", "id").values_list("problem_id", "language")
     for problem_id, language in rows:
         label = str(labels.get(language, language))
         if label not in found[problem_id]:

@@ -3,7 +3,7 @@ links to the site's help pages."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import markdown as markdown_lib
@@ -53,6 +53,14 @@ def lean_starter(source: str) -> str:
     """A starting Lean solution for a verifier ``source``: ``import Verifier`` (plus the
     verifier's own imports) and an ``answer`` of the right shape for ``Spec``."""
     return starter_solution(source or "")
+
+
+@register.filter
+def with_draft_languages(problems: Iterable[Any]) -> list[Any]:
+    """An author's own problems with ``languages`` set, draft verifiers included."""
+    from market.page_selectors import attach_languages
+
+    return attach_languages(problems, include_drafts=True)
 
 
 # Repository paths that a message may name, and the page of this site that explains each.

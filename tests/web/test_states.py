@@ -219,3 +219,14 @@ def test_the_problem_page_shows_the_20_newest_solutions_and_points_to_the_accoun
     shown = [int(n) for n in re.findall(r'<article class="solution" id="solution-(\d+)"', html)]
     assert shown == [s.pk for s in reversed(made)][:20]
     assert 'id="more-solutions"' in html
+
+
+def test_an_authors_problem_list_shows_each_problems_languages_drafts_included(db):
+    from tests.factories import ProblemFactory, VerifierFactory
+
+    client, author = logged_in()
+    problem = ProblemFactory(author=author, status="draft", title="Draft one")
+    VerifierFactory(problem=problem, language="lean", lean_project="core", status="draft")
+    html = client.get(reverse("author-home")).content.decode()
+    row = html.split('id="authored"')[1].split("</tr>")[1]
+    assert "Draft one" in row and '<span class="badge lang">Lean</span>' in row
