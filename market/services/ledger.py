@@ -15,7 +15,7 @@ from django.db.models import F
 
 from market.exceptions import CurrencyMismatch, InsufficientFunds
 from market.models import Account, AccountKind, LedgerTransaction, Posting
-from market.money import Currency
+from market.money import Currency, format_minor
 
 Leg = tuple[Account, int]
 
@@ -114,8 +114,9 @@ def record_transaction(
                 raise ValueError("a debt account cannot go above zero")
         elif new_balance < 0:
             raise InsufficientFunds(
-                f"not enough {currency} {account.kind} funds: "
-                f"{locked[pk].balance_minor} available, {-amount} needed"
+                f"This needs {format_minor(-amount, currency)}; you have "
+                f"{format_minor(locked[pk].balance_minor, currency)} "
+                f"{AccountKind(account.kind).label.lower()}."
             )
 
     txn = LedgerTransaction.objects.create(
