@@ -166,3 +166,33 @@ def test_pages_have_no_inline_script_style_or_handlers(demo_problems, url):
     assert not re.search(r"\sstyle=", html), "style= attribute"
     assert not re.search(r"\son[a-z]+=", html), "on*= handler"
     assert "hx-on" not in html
+
+
+def test_the_ledgers_last_guard_refuses_in_plain_money_and_writes_nothing(db):
+    from django.db import transaction
+
+    from market.exceptions import InsufficientFunds
+    from market.models import LedgerTransaction
+    from market.services.ledger import (
+        get_system_account,
+        get_user_accounts,
+        lock_accounts,
+        record_transaction,
+    )
+
+    user = UserFactory()
+    grant_demo_credits(user=user, amount_minor=100)
+    before = LedgerTransaction.objects.count()
+    with pytest.raises(InsufficientFunds) as refused, transaction.atomic():
+        available = get_user_accounts(keys=[(user.pk, AccountKind.AVAILABLE)], currency="DEMO")[
+            (user.pk, AccountKind.AVAILABLE)
+        ]
+        fees = get_system_account(currency="DEMO", kind=AccountKind.FEES)
+        record_transaction(
+            kind=LedgerTransaction.Kind.BID_HOLD,
+            currency="DEMO",
+            legs=[(available, -500), (fees, 500)],
+            locked=lock_accounts([available]),
+        )
+    assert refused.value.message == "This needs 5.00 DEMO; you have 1.00 DEMO available."
+    assert LedgerTransaction.objects.count() == before
