@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, path
 
-from market.views import account, author, problems, trading
+from market.views import account, author, help, problems, trading
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", problems.home, name="home"),
@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("problems/<slug:slug>/bid/", trading.bid, name="problem-bid"),
     path("solutions/<int:solution_id>/sell/", trading.sell, name="solution-sell"),
     path("orders/<int:order_id>/cancel/", trading.cancel, name="order-cancel"),
+    path("help/verifiers/", help.verifiers_guide, name="help-verifiers"),
     path("account/", account.account, name="account"),
     path("signup/", account.signup, name="signup"),
     # Password guessing is bounded by django-axes (market/login_guard.py), on every path.

@@ -140,9 +140,9 @@ def check_postings(
                 raise ValueError("a debt account cannot go above zero")
         elif new_balance < 0:
             raise InsufficientFunds(
-                f"not enough {currency} {account.kind} funds: "
-                f"{format_minor(locked[pk].balance_minor, currency)} available, "
-                f"{format_minor(-amount, currency)} needed"
+                f"This needs {format_minor(-amount, currency)}; you have "
+                f"{format_minor(locked[pk].balance_minor, currency)} "
+                f"{AccountKind(account.kind).label.lower()}."
             )
     return postings
 

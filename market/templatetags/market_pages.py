@@ -1,16 +1,20 @@
-"""Template filters of the web pages: money, safe Markdown, a small trade-price chart."""
+"""Template filters of the web pages: money, safe Markdown, the trade-price chart, starters,
+links to the site's help pages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import markdown as markdown_lib
 import nh3
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from market.charts import render_price_chart
 from market.money import format_minor
+from market.starters import starter_solution
 
 register = template.Library()
 
@@ -33,33 +37,55 @@ def markdown(text: str) -> SafeString:
 
 
 @register.simple_tag
-def price_chart(trades: Sequence[object], width: int = 300, height: int = 80) -> SafeString:
-    """An inline SVG line of the recent trade prices, oldest on the left."""
-    prices = [int(t.price_minor) for t in reversed(list(trades))]  # type: ignore[attr-defined]
-    if len(prices) < 2:
-        return mark_safe("")  # noqa: S308 - constant
-    low, high = min(prices), max(prices)
-    span = (high - low) or 1
-    pad = 8
-    step = (width - 2 * pad) / (len(prices) - 1)
-    points = [
-        (pad + i * step, height - pad - (p - low) * (height - 2 * pad) / span)
-        for i, p in enumerate(prices)
-    ]
-    # Coordinates are formatted before format_html, which escapes its arguments to strings.
-    coordinates = [(f"{x:.1f}", f"{y:.1f}") for x, y in points]
-    polyline = " ".join(f"{x},{y}" for x, y in coordinates)
-    dots = format_html_join(
-        "", '<circle cx="{}" cy="{}" r="2.5" fill="#2952cc"></circle>', coordinates
-    )
-    return format_html(
-        '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="Recent trade prices, '
-        'from {} to {} (minor units)" preserveAspectRatio="none">'
-        '<polyline fill="none" stroke="#2952cc" stroke-width="2" points="{}"></polyline>{}</svg>',
-        width,
-        height,
-        low,
-        high,
-        polyline,
-        dots,
-    )
+def price_chart(trades: Sequence[object], currency: str = "DEMO") -> SafeString:
+    """The recent trade prices as an SVG chart with axes, labels and a tooltip per trade."""
+    return render_price_chart(trades, currency)
+
+
+@register.filter
+def get_item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """``states|get_item:solution.pk``: a dict lookup by a variable key (None when absent)."""
+    return (mapping or {}).get(key)
+
+
+@register.filter
+def lean_starter(source: str) -> str:
+    """A starting Lean solution for a verifier ``source``: ``import Verifier`` (plus the
+    verifier's own imports) and an ``answer`` of the right shape for ``Spec``."""
+    return starter_solution(source or "")
+
+
+@register.filter
+def with_draft_languages(problems: Iterable[Any]) -> list[Any]:
+    """An author's own problems with ``languages`` set, draft verifiers included."""
+    from market.page_selectors import attach_languages
+
+    return attach_languages(problems, include_drafts=True)
+
+
+# Repository paths that a message may name, and the page of this site that explains each.
+SITE_PAGES_FOR_PATHS = {
+    "judge/python/safe_parse.py": "/docs/verifiers/",
+    "docs/python-judge.md": "/docs/verifiers/",
+    "docs/lean-judge.md": "/help/verifiers/#lean",
+    "docs/verifiers.md": "/help/verifiers/",
+}
+
+
+@register.filter
+def site_links(text: object) -> SafeString:
+    """Escape ``text``, then turn the repository paths it names into links to the page of this
+    site that explains them (a solver or author has the site, not the repository)."""
+    html = str(conditional_escape(text))
+    for repo_path, url in SITE_PAGES_FOR_PATHS.items():
+        label = "the safe parser recipe" if repo_path.endswith("safe_parse.py") else "the guide"
+        html = html.replace(repo_path, f'<a href="{url}">{label}</a>')
+    return mark_safe(html)  # noqa: S308 - escaped above; only our constant links added
+
+
+@register.simple_tag(takes_context=True)
+def page_url(context: dict[str, Any], param: str, number: int) -> str:
+    """The current URL's query with ``param`` set to ``number`` (other tables keep their page)."""
+    query = context["request"].GET.copy()
+    query[param] = str(number)
+    return "?" + query.urlencode()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from market.models.problems import MAX_SOLUTION_BYTES
+from market.starters import PYTHON_VERIFIER_STARTER, VERIFIER_STARTERS
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -21,7 +23,15 @@ class SubmitSolutionForm(forms.Form):
         label="Solution",
         required=False,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "autocomplete": "off"}),
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "class": "code",
+                "wrap": "off",
+            }
+        ),
         help_text="Paste your solution in the format the verifier asks for (at most 64 KB).",
     )
     upload = forms.FileField(
@@ -60,6 +70,26 @@ class PriceForm(forms.Form):
     )
     quantity = forms.IntegerField(label="Copies", min_value=1, initial=1)
 
+    def __init__(self, *args: object, currency: str = "DEMO", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The market's limits, checked here in the units the user typed (the engine checks
+        # them again in minor units).
+        from django.conf import settings
+        from django.core.validators import MaxValueValidator
+
+        from market.money import format_minor
+
+        top = settings.MARKET_MAX_PRICE_MINOR
+        self.fields["price"].validators.append(
+            MaxValueValidator(
+                Decimal(top) / 100, message=f"At most {format_minor(top, currency)} per copy."
+            )
+        )
+        most = settings.MARKET_MAX_ORDER_QUANTITY
+        self.fields["quantity"].validators.append(
+            MaxValueValidator(most, message=f"At most {most:,} copies per order.")
+        )
+
     @property
     def price_minor(self) -> int:
         return int(self.cleaned_data["price"] * 100)
@@ -72,8 +102,12 @@ class ProblemFilterForm(forms.Form):
         required=False,
         choices=[("", "Any"), ("python", "Python"), ("lean", "Lean")],
     )
+    # What a problem trades in: "demo" lists every DEMO-credit problem (the site's demos and
+    # authors' practice problems), "real" only those that trade in real money.
     kind = forms.ChoiceField(
-        label="Kind", required=False, choices=[("", "All"), ("demo", "Demo"), ("real", "Real")]
+        label="Kind",
+        required=False,
+        choices=[("", "All"), ("demo", "Demo (DEMO credits, no money)"), ("real", "Real money")],
     )
 
 
@@ -112,6 +146,17 @@ class ProblemForm(forms.Form):
         initial="DEMO",
     )
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # Offer US dollars only when this server can take and pay out dollars (Stripe keys
+        # set); a problem that already trades in USD keeps its choice on its edit page.
+        from market.payments.stripe_client import usd_enabled
+
+        if not usd_enabled() and (self.initial or {}).get("currency") != "USD":
+            field = self.fields["currency"]
+            field.choices = [c for c in field.choices if c[0] != "USD"]  # type: ignore[attr-defined]
+            field.help_text = "US dollars are not offered: this server has no payment provider."
+
 
 class VerifierForm(forms.Form):
     name = forms.CharField(label="Name", max_length=100, initial="main")
@@ -119,11 +164,23 @@ class VerifierForm(forms.Form):
     source = forms.CharField(
         label="Verifier source",
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
+        initial=PYTHON_VERIFIER_STARTER,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 18,
+                "spellcheck": "false",
+                "autocomplete": "off",
+                "class": "code",
+                "wrap": "off",
+                # static/js/pages.js swaps the starter when the language changes (unedited only).
+                "data-starters": json.dumps(VERIFIER_STARTERS),
+                "data-language-select": "id_language",
+            }
+        ),
         help_text=(
             "Python: a module defining verify(solution, rng) that returns True for a correct "
             "solution; put the solution format in its docstring. Lean: a module Verifier "
-            "defining Spec."
+            "defining Spec. Tab indents; Esc then Tab leaves the box. See the guide for more."
         ),
     )
     time_limit_s = forms.FloatField(label="Time limit (s)", min_value=0.1, initial=10)

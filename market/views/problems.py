@@ -8,29 +8,44 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from market import selectors
+from market import page_selectors, selectors
 from market.models import OrderStatus, Problem, Solution, SolutionStatus
+from market.money import Currency
 from market.views.forms import PriceForm, ProblemFilterForm, SubmitSolutionForm
 from verifiers.models import Language
 
+# "Kind" in the problem list is what a problem trades in: DEMO credits (no money) or real money.
+KIND_CURRENCY = {"demo": Currency.DEMO, "real": Currency.USD}
+
+
+def lean_status() -> dict[str, Any]:
+    """Whether this server can judge Lean solutions now, and if not why."""
+    from verifiers.services.judging import lean_toolchain_status
+
+    available, reason = lean_toolchain_status()
+    return {"available": available, "reason": reason}
+
+
+def _cards(**filters: object) -> list[Problem]:
+    return page_selectors.attach_languages(selectors.list_problem_cards(**filters))
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    demos = selectors.list_problem_cards(is_demo=True)
-    return render(request, "market/home.html", {"demo_problems": demos})
+    context = {"demo_problems": _cards(is_demo=True), "lean_status": lean_status()}
+    return render(request, "market/home.html", context)
 
 
 def problem_list(request: HttpRequest) -> HttpResponse:
     form = ProblemFilterForm(request.GET or None)
     filters: dict[str, object] = {}
     if form.is_valid():
-        kind = form.cleaned_data["kind"]
         filters = {
             "q": form.cleaned_data["q"] or None,
             "language": form.cleaned_data["language"] or None,
-            "is_demo": {"demo": True, "real": False}.get(kind),
+            "currency": KIND_CURRENCY.get(form.cleaned_data["kind"]),
         }
-    problems = selectors.list_problem_cards(**filters)
-    return render(request, "market/problem_list.html", {"form": form, "problems": problems})
+    context = {"form": form, "problems": _cards(**filters), "lean_status": lean_status()}
+    return render(request, "market/problem_list.html", context)
 
 
 def get_problem_or_404(slug: str) -> Problem:
@@ -43,27 +58,24 @@ def get_problem_or_404(slug: str) -> Problem:
 def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) -> dict[str, Any]:
     """Everything the problem page shows; ``overrides`` carry bound forms with errors."""
     versions = selectors.list_active_versions(problem=problem)
-    lean_status = None
-    if any(v.language == Language.LEAN for v in versions):  # type: ignore[attr-defined]
-        from verifiers.services.judging import lean_toolchain_status
-
-        available, reason = lean_toolchain_status()
-        lean_status = {"available": available, "reason": reason}
+    has_lean = any(v.language == Language.LEAN for v in versions)  # type: ignore[attr-defined]
     context: dict[str, Any] = {
         "problem": problem,
         "versions": versions,
-        "lean_status": lean_status,
-        "book": selectors.get_order_book(problem=problem, depth=10),
-        "trades": list(selectors.list_problem_trades(problem=problem)[:20]),
+        "lean_status": lean_status() if has_lean else None,
+        **book_context(request, problem),
         "submit_form": SubmitSolutionForm(versions=versions),
-        "bid_form": PriceForm(prefix="bid"),
+        "bid_form": PriceForm(prefix="bid", currency=problem.currency),
         "sell_form_errors": None,
         "sell_solution_id": None,
     }
     if request.user.is_authenticated:
         context["my_solutions"] = _my_solutions(request, problem)
         context["poll_s"] = polling_interval_s(context["my_solutions"])
-        context["sell_hint"] = sell_hint(problem)
+        context["sell_hint"] = sell_hint(request, problem, context["my_solutions"])
+        context["purchases"] = list(
+            page_selectors.list_purchases(buyer=request.user, problem=problem)  # type: ignore[arg-type]
+        )
         context["my_orders"] = list(
             selectors.list_user_orders(
                 user=request.user, problem_id=problem.pk, status=OrderStatus.OPEN
@@ -91,38 +103,63 @@ def my_solutions_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             "problem": problem,
             "my_solutions": solutions,
             "poll_s": polling_interval_s(solutions),
-            "sell_hint": sell_hint(problem),
+            "sell_hint": sell_hint(request, problem, solutions),
             "sell_form_errors": None,
         },
     )
 
 
+def book_context(request: HttpRequest, problem: Problem) -> dict[str, Any]:
+    """The book, its blocked bid levels and the last trades, read together."""
+    book = selectors.get_order_book(problem=problem, depth=10)
+    blocked = page_selectors.list_blocked_bid_prices(problem=problem)
+    best_ask = book.asks[0].price_minor if book.asks else None
+    return {
+        "book": book,
+        "blocked_bid_prices": blocked,
+        "is_book_locked": bool(book.bids and best_ask is not None)
+        and book.bids[0].price_minor >= best_ask,  # type: ignore[operator]
+        "trades": list(selectors.list_problem_trades(problem=problem)[:20]),
+    }
+
+
 def book_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    """The order book and last trades, polled by htmx."""
+    """The order book and last trades, polled by htmx; for a signed-in seller, the "List for
+    sale" hints of their accepted solutions ride along as out-of-band swaps, so the card and
+    the book always show the same reading of the book."""
     problem = get_problem_or_404(slug)
-    return render(
-        request,
-        "market/_book.html",
-        {
-            "problem": problem,
-            "book": selectors.get_order_book(problem=problem, depth=10),
-            "trades": list(selectors.list_problem_trades(problem=problem)[:20]),
-        },
-    )
+    context: dict[str, Any] = {"problem": problem, **book_context(request, problem)}
+    if request.user.is_authenticated:
+        solutions = [
+            s for s in _my_solutions(request, problem) if s.status == SolutionStatus.ACCEPTED
+        ]
+        context["oob_solutions"] = solutions
+        context["sell_hint"] = sell_hint(request, problem, solutions)
+    return render(request, "market/_book_fragment.html", context)
+
+
+# The problem page shows the newest solutions of the viewer; the account page pages them all.
+MY_SOLUTIONS_SHOWN = 20
 
 
 def _my_solutions(request: HttpRequest, problem: Problem) -> list[Solution]:
     return list(
         selectors.list_user_solutions(user=request.user, problem_id=problem.pk)  # type: ignore[arg-type]
         .select_related("verifier_version__verifier")
-        .prefetch_related("asks")
+        .prefetch_related("asks")[: MY_SOLUTIONS_SHOWN + 1]
     )
 
 
-def sell_hint(problem: Problem) -> dict[str, Any]:
-    """What the "List for sale" form tells a seller: the best bid now and the fee."""
-    best_bid, _ = selectors.get_best_prices(problem=problem)
-    return {"best_bid_minor": best_bid, "fee_percent": settings.MARKET_FEE_BPS / 100}
+def sell_hint(request: HttpRequest, problem: Problem, solutions: list[Solution]) -> dict[str, Any]:
+    """What each "List for sale" card tells its seller: the best bid that solution can take
+    now (not the book's best bid, which may be the seller's own or a buyer who owns a copy),
+    who already bought it, and the fee."""
+    states = page_selectors.list_sell_states(
+        seller=request.user,  # type: ignore[arg-type]
+        problem=problem,
+        solutions=solutions,
+    )
+    return {"states": states, "fee_percent": settings.MARKET_FEE_BPS / 100}
 
 
 def polling_interval_s(solutions: list[Any]) -> int | None:

@@ -12,13 +12,14 @@ from django.views.decorators.http import require_POST
 
 from market import selectors
 from market.access import access_own_solution
-from market.exceptions import DomainError, NotFound
+from market.exceptions import DomainError, InsufficientFunds, NotFound
 from market.money import Money, format_minor
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
 from market.views.forms import PriceForm, SubmitSolutionForm
-from market.views.problems import get_problem_or_404, problem_context
+from market.views.problems import get_problem_or_404, lean_status, problem_context
 from market.views.ratelimit import write_rate_limited
+from verifiers.models import Language
 
 
 def _problem_url(slug: str, anchor: str = "") -> str:
@@ -32,9 +33,24 @@ def add_domain_error(form: object, error: DomainError, default_field: str | None
         name = {"price_minor": "price", "text": "text"}.get(field, field)
         if name in form.fields:  # type: ignore[attr-defined]
             for message in problems:
-                form.add_error(name, message)  # type: ignore[attr-defined]
+                if message != error.message:
+                    form.add_error(name, message)  # type: ignore[attr-defined]
             added = True
     form.add_error(None if added else default_field, error.message)  # type: ignore[attr-defined]
+
+
+def add_order_error(form: object, error: DomainError) -> None:
+    """Show an order's refusal once. A refusal for funds says it all in its message (its
+    field text, "not enough available funds", would say it twice), so the price field is only
+    marked invalid; other refusals name their fields' problems as usual."""
+    if not isinstance(error, InsufficientFunds):
+        add_domain_error(form, error, "price")
+        return
+    for field in error.fields:
+        name = {"price_minor": "price"}.get(field, field)
+        if name in form.fields:  # type: ignore[attr-defined]
+            form.fields[name].widget.attrs["aria-invalid"] = "true"  # type: ignore[attr-defined]
+    form.add_error(None, error.message)  # type: ignore[attr-defined]
 
 
 @login_required
@@ -55,10 +71,19 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             add_domain_error(form, error, "text")
         else:
-            messages.success(request, "Solution submitted. Its verdict appears below.")
+            messages.success(request, _submitted_text(version))
             return redirect(_problem_url(slug, "my-solutions"))
     context = problem_context(request, problem, submit_form=form)
     return render(request, "market/problem_detail.html", context, status=400)
+
+
+def _submitted_text(version: object) -> str:
+    if version.language == Language.LEAN and not lean_status()["available"]:  # type: ignore[attr-defined]
+        return (
+            "Solution submitted. Lean judging is unavailable on this server, so it stays "
+            "pending (it is not rejected for this) until a server with Lean judges it."
+        )
+    return "Solution submitted. Its verdict appears below."
 
 
 @login_required
@@ -70,7 +95,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such solution") from None
     problem = get_problem_or_404(solution.problem.slug)
-    form = PriceForm(request.POST, prefix=f"sell-{solution.pk}")
+    form = PriceForm(request.POST, prefix=f"sell-{solution.pk}", currency=problem.currency)
     if form.is_valid():
         try:
             order = place_ask(
@@ -80,12 +105,14 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
                 quantity=form.cleaned_data["quantity"],
             )
         except DomainError as error:
-            add_domain_error(form, error, "price")
+            add_order_error(form, error)
         else:
             sold = order.quantity - order.remaining
             text = f"Listed {order.quantity} at {format_minor(order.price_minor, order.currency)}."
             if sold:
                 text += f" Sold {sold} right away (trades happen at the buyer's bid price)."
+            if order.remaining:
+                text += " The rest waits on the book for a buyer who does not own it yet."
             messages.success(request, text)
             return redirect(_problem_url(problem.slug, "book"))
     context = problem_context(request, problem, sell_form_errors=form, sell_solution_id=solution.pk)
@@ -97,7 +124,7 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
 @write_rate_limited
 def bid(request: HttpRequest, slug: str) -> HttpResponse:
     problem = get_problem_or_404(slug)
-    form = PriceForm(request.POST, prefix="bid")
+    form = PriceForm(request.POST, prefix="bid", currency=problem.currency)
     if form.is_valid():
         try:
             order = place_bid(
@@ -107,7 +134,7 @@ def bid(request: HttpRequest, slug: str) -> HttpResponse:
                 quantity=form.cleaned_data["quantity"],
             )
         except DomainError as error:
-            add_domain_error(form, error, "price")
+            add_order_error(form, error)
         else:
             bought = order.quantity - order.remaining
             price = format_minor(order.price_minor, order.currency)

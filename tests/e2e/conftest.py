@@ -28,6 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PHONE_WIDTH = 390
 ARTIFACTS = Path(settings.BASE_DIR) / "artifacts" / "e2e"
 SCREENSHOT_FOLDERS: list[str] = []
 
@@ -58,6 +59,19 @@ class Shots:
         path = self.folder / f"{self.count:02d}-{name}.png"
         page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
         return path
+
+    def both(self, page: object, name: str) -> None:
+        """Desktop (1280 px) and phone (390 px) screenshots; at 390 px nothing may overflow
+        the page sideways (a wide table or code block scrolls inside its own box)."""
+        size = page.viewport_size  # type: ignore[attr-defined]
+        self(page, f"{name}-desktop")
+        page.set_viewport_size({"width": PHONE_WIDTH, "height": 844})  # type: ignore[attr-defined]
+        try:
+            width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+            self(page, f"{name}-phone")
+            assert width <= PHONE_WIDTH, f"{name}: the page is {width} px wide at {PHONE_WIDTH} px"
+        finally:
+            page.set_viewport_size(size)  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -59,15 +59,21 @@ def test_home_lists_the_demo_problems_and_says_no_money_is_involved(demo_problem
 
 
 def test_problem_list_filters_by_text_and_kind(demo_problems):
-    real = ProblemFactory(title="A real one", statement_md="x")
+    # "Real" means real money: a problem trading in US dollars. An author's problem that
+    # trades in DEMO credits is not real, whoever wrote it.
+    real = ProblemFactory(title="A real one", statement_md="x", currency=Currency.USD)
     VerifierVersionFactory(verifier__problem=real)
+    practice = ProblemFactory(title="A practice one", statement_md="x", currency=Currency.DEMO)
+    VerifierVersionFactory(verifier__problem=practice)
     client = Client()
     html = client.get(reverse("problem-list"), {"q": "391"}).content.decode()
     assert "Factor 391" in html and "Petersen" not in html
     html = client.get(reverse("problem-list"), {"kind": "real"}).content.decode()
     assert "A real one" in html and "Factor 391" not in html
+    assert "A practice one" not in html and 'data-slug="demo-' not in html
     html = client.get(reverse("problem-list"), {"kind": "demo", "language": "python"})
     assert "A real one" not in html.content.decode()
+    assert "A practice one" in html.content.decode()
 
 
 def test_problem_page_shows_statement_format_budget_book_and_demo_notice(factor_391):
@@ -275,7 +281,7 @@ def test_account_page_shows_balances_and_ledger_history(db):
     grant_signup_bonus(user=user)
     html = client.get(reverse("account")).content.decode()
     assert 'id="balance-DEMO-available">1,000.00 DEMO<' in html
-    assert re.search(r"Demo Grant.*\+1,000.00 DEMO", html, re.S)
+    assert re.search(r"DEMO credits received.*Available.*\+1,000.00 DEMO", html, re.S)
 
 
 def test_lean_problem_without_toolchain_says_so_and_shows_the_pending_reason(db, monkeypatch):
