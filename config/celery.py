@@ -19,4 +19,4 @@ app.conf.task_routes = {
     "judge.judge_python": {"queue": "judge-python"},
     "judge.judge_lean": {"queue": "judge-lean"},
 }
-app.autodiscover_tasks(["market", "verifiers", "judge"])
+app.autodiscover_tasks(["market", "verifiers", "judge", "activity"])

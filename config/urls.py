@@ -19,6 +19,7 @@ urlpatterns = [
     # Anything else under /api/ is a JSON 404, in DEBUG too (Django's debug 404 page is HTML).
     re_path(r"^api/", api_errors.api_not_found),
     path("payments/", include("market.payments.urls")),
+    path("", include("activity.urls")),
     path("", include("market.urls")),
 ]
 

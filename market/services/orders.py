@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from activity.services.events import record_placement_events
 from market.exceptions import (
     ClientOrderIdReused,
     CurrencyMismatch,
@@ -341,6 +342,7 @@ def _place_locked(
         )
 
     now = timezone.now()
+    trades: list[Trade] = []
     for fill in fills:
         bid, ask = (order, fill.resting) if side == OrderSide.BID else (fill.resting, order)
         fee = fee_for(fill.price_minor)
@@ -375,6 +377,7 @@ def _place_locked(
             ledger_transaction=txn,
         )
         Entitlement.objects.create(user_id=fill.buyer_id, solution_id=fill.solution_id, trade=trade)
+        trades.append(trade)
         hold_trade_proceeds(trade=trade)
         _fill_one(fill.resting, now)
     if fills:
@@ -384,6 +387,8 @@ def _place_locked(
             order.closed_at = now
         order.save(update_fields=["remaining", "status", "closed_at"])
     Problem.objects.filter(pk=problem.pk).update(book_sequence=F("book_sequence") + 1)
+    # Activity (activity/services/events.py): at most one multi-row INSERT, the rest after commit.
+    record_placement_events(order=order, problem=problem, trades=trades)
     if fills and problem.is_demo:
         # The practice bot re-bids on the fill itself, not only at its next beat.
         problem_id = problem.pk

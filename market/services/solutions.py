@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from activity.services.events import record_verdict_event
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -159,4 +160,5 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         solution.claimed_until = None
         solution.judged_at = timezone.now()
         solution.save(update_fields=["status", "pending_reason", "claimed_until", "judged_at"])
+        record_verdict_event(solution=solution, verdict=verdict)
     return solution
