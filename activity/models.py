@@ -7,6 +7,13 @@ from django.db import models
 from django.db.models import Q
 
 
+class CurrentTransactionId(models.Func):
+    """The writing transaction's id (PostgreSQL ``pg_current_xact_id()``, as a bigint)."""
+
+    template = "(pg_current_xact_id()::text::bigint)"
+    output_field = models.BigIntegerField()
+
+
 class EventKind(models.TextChoices):
     SOLUTION_JUDGED = "solution.judged"
     ASK_FILLED = "ask.filled"
@@ -29,12 +36,19 @@ class Event(models.Model):
     key = models.CharField(max_length=100)
     payload = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The feed is ordered by (txid, id), not by id alone: ids are taken at INSERT but become
+    # visible at COMMIT, so a reader at id 11 could later see 10 appear. A transaction still
+    # running has a txid at or above the current snapshot's xmin; events below it are final.
+    txid = models.BigIntegerField(db_default=CurrentTransactionId(), editable=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="activity_event_unique_key"),
         ]
-        indexes = [models.Index(fields=["user", "id"], name="activity_event_user_id")]
+        indexes = [
+            models.Index(fields=["user", "id"], name="activity_event_user_id"),
+            models.Index(fields=["user", "txid", "id"], name="activity_event_user_feed"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.event_id} {self.kind} for {self.user_id}"

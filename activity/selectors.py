@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import re
 
-from django.db.models import Max, QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from activity.models import Event, ReadMarker, WebhookDelivery, WebhookEndpoint
 from market.money import format_minor
@@ -14,21 +15,9 @@ from market.money import format_minor
 UNREAD_CAP = 99
 
 
-@dataclass(frozen=True, slots=True)
-class ActivityState:
-    """What an ETag of a user's feed depends on: the newest event and the read marker."""
-
-    newest_id: int
-    last_read_id: int
-
-    def etag(self, *parts: object) -> str:
-        raw = ":".join(str(p) for p in (self.newest_id, self.last_read_id, *parts))
-        return '"act-' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
-
-
-def get_activity_state(*, user_id: int) -> ActivityState:
-    newest = Event.objects.filter(user_id=user_id).aggregate(m=Max("id"))["m"] or 0
-    return ActivityState(newest_id=newest, last_read_id=get_last_read_id(user_id=user_id))
+def activity_etag(*parts: object) -> str:
+    raw = ":".join(str(p) for p in parts)
+    return '"act-' + hashlib.sha256(raw.encode()).hexdigest()[:24] + '"'
 
 
 def get_last_read_id(*, user_id: int) -> int:
@@ -36,13 +25,61 @@ def get_last_read_id(*, user_id: int) -> int:
     return value.first() or 0
 
 
-def list_events_after(*, user_id: int, after: int | None, limit: int) -> list[Event]:
-    """Events oldest first after the cursor ``after`` (an event id); without one, the newest
-    ``limit`` events (still oldest first), so a new reader starts from the recent past."""
-    qs = Event.objects.filter(user_id=user_id)
+_CURSOR = re.compile(r"^([0-9]{1,19})-([0-9]{1,19})$")
+Cursor = tuple[int, int]  # (txid, id) of the last event read
+
+
+def parse_cursor(value: str) -> Cursor | None:
+    """``"<txid>-<id>"`` from a previous answer, or ``"0"`` for the beginning; else None."""
+    if value == "0":
+        return (0, 0)
+    match = _CURSOR.match(value)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def format_cursor(cursor: Cursor) -> str:
+    return "0" if cursor == (0, 0) else f"{cursor[0]}-{cursor[1]}"
+
+
+# The oldest transaction id that was still running when this statement's snapshot was taken,
+# among those of this database (xids are cluster-wide; transactions of other databases, seen
+# in pg_stat_activity, cannot write our events and must not hold the feed back), else the
+# snapshot's xmax. A transaction that ends between the snapshot and the read of
+# pg_stat_activity still counts as running: the bound can only be lower, never too high.
+_SETTLED_BOUND_SQL = """(
+  SELECT COALESCE(MIN(x::text::bigint), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+  WHERE (x::text::bigint & 4294967295) NOT IN (
+    SELECT a.backend_xid::text::bigint FROM pg_stat_activity AS a
+    WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()
+  )
+)"""
+
+
+def _final_events(user_id: int) -> QuerySet[Event]:
+    """The user's events that no running transaction can precede any more.
+
+    A transaction still running has a txid at or above the bound above (and one that starts
+    later gets a larger one), so an event below it is never overtaken by one that commits
+    later. The reader's own transaction's events are visible to it and final for it.
+    """
+    bound = RawSQL(_SETTLED_BOUND_SQL, [])  # noqa: S611  (a constant, no input)
+    own = RawSQL("pg_current_xact_id_if_assigned()::text::bigint", [])
+    return Event.objects.filter(user_id=user_id).filter(Q(txid__lt=bound) | Q(txid=own))
+
+
+def list_events_after(*, user_id: int, after: Cursor | None, limit: int) -> list[Event]:
+    """Events oldest first after the cursor ``after``; without one, the newest ``limit``
+    events (still oldest first), so a new reader starts from the recent past.
+
+    The order is (txid, id): gap-free for a reader that keeps its cursor (see ``Event.txid``).
+    """
+    qs = _final_events(user_id)
     if after is not None:
-        return list(qs.filter(id__gt=after).order_by("id")[:limit])
-    return list(reversed(qs.order_by("-id")[:limit]))
+        txid, event_id = after
+        newer = Q(txid__gt=txid) | Q(txid=txid, id__gt=event_id)
+        return list(qs.filter(newer).order_by("txid", "id")[:limit])
+    return list(reversed(qs.order_by("-txid", "-id")[:limit]))
 
 
 def list_recent_events(*, user_id: int) -> QuerySet[Event]:

@@ -7,13 +7,13 @@ from typing import Any
 from rest_framework import serializers
 
 from activity.models import Event, EventKind, WebhookDelivery, WebhookEndpoint
-from activity.selectors import describe_event
+from activity.selectors import describe_event, parse_cursor
 
 MAX_ID = 2**63 - 1
 
 
 class EventSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The cursor position: pass it as `after`.")
+    id = serializers.IntegerField(help_text="For mark-as-read (`up_to`).")
     event_id = serializers.CharField(help_text="`evt_<id>`: the same in webhook deliveries.")
     type = serializers.ChoiceField(choices=EventKind.choices, source="kind")
     created_at = serializers.DateTimeField()
@@ -36,8 +36,9 @@ class EventSerializer(serializers.Serializer):
 
 class ActivityPageSerializer(serializers.Serializer):
     results = EventSerializer(many=True)
-    cursor = serializers.IntegerField(
-        help_text="The id of the last event returned (or the `after` given): the next `after`."
+    cursor = serializers.CharField(
+        help_text="Opaque: the position after the last event returned (or the `after` "
+        "given); pass it as the next `after`."
     )
     has_more = serializers.BooleanField()
     unread_count = serializers.IntegerField(help_text="Capped at 100.")
@@ -45,9 +46,18 @@ class ActivityPageSerializer(serializers.Serializer):
 
 
 class ActivityParamsSerializer(serializers.Serializer):
-    after = serializers.IntegerField(
-        required=False, min_value=0, max_value=MAX_ID, help_text="An event id (the cursor)."
+    after = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="A `cursor` from a previous answer, or `0` for the beginning.",
     )
+
+    def validate_after(self, value: str) -> Any:
+        cursor = parse_cursor(value)
+        if cursor is None:
+            raise serializers.ValidationError("not a cursor: give `0` or a previous `cursor`")
+        return cursor
+
     limit = serializers.IntegerField(required=False, min_value=1, max_value=200, default=50)
 
 

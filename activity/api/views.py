@@ -41,24 +41,27 @@ class ActivityView(GenericAPIView):
     def get(self, request: Request) -> Response:
         params = _params(s.ActivityParamsSerializer, request)
         user_id = request.user.pk
-        state = selectors.get_activity_state(user_id=user_id)
-        etag = state.etag(user_id, params.get("after"), params["limit"])
+        after, limit = params.get("after"), params["limit"]
+        events = selectors.list_events_after(user_id=user_id, after=after, limit=limit + 1)
+        has_more = after is not None and len(events) > limit
+        events = events[:limit] if after is not None else events[-limit:]
+        last = events[-1] if events else None
+        cursor = (last.txid, last.pk) if last else (after or (0, 0))
+        last_read = selectors.get_last_read_id(user_id=user_id)
+        unread = selectors.count_unread(user_id=user_id)
+        # The tag names exactly what the body holds: a 304 only when nothing in it changed.
+        etag = selectors.activity_etag(
+            user_id, [e.pk for e in events], cursor, has_more, last_read, unread
+        )
         if (not_modified := _not_modified(request, etag)) is not None:
             return not_modified
-        limit = params["limit"]
-        events = selectors.list_events_after(
-            user_id=user_id, after=params.get("after"), limit=limit + 1
-        )
-        has_more = len(events) > limit and params.get("after") is not None
-        events = events[:limit] if params.get("after") is not None else events[-limit:]
-        cursor = events[-1].pk if events else (params.get("after") or 0)
-        context = {"last_read_id": state.last_read_id}
+        context = {"last_read_id": last_read}
         body = {
             "results": s.EventSerializer(events, many=True, context=context).data,
-            "cursor": cursor,
+            "cursor": selectors.format_cursor(cursor),
             "has_more": has_more,
-            "unread_count": selectors.count_unread(user_id=user_id),
-            "last_read_id": state.last_read_id,
+            "unread_count": unread,
+            "last_read_id": last_read,
         }
         return Response(body, headers={"ETag": etag})
 

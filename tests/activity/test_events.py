@@ -148,3 +148,42 @@ def test_mark_read_moves_forward_only_and_counts_unread():
     assert mark_read(user_id=solver.pk, up_to_id=ids[0]) == ids[1]  # never backwards
     assert mark_read(user_id=solver.pk, up_to_id=ids[2] + 1000) == ids[2]  # never past the newest
     assert count_unread(user_id=solver.pk) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_feed_never_skips_an_event_that_commits_after_a_newer_one():
+    """Ids are taken at INSERT, visible at COMMIT: a reader that kept the cursor of a newer
+    event would skip an older id committed later. The feed orders by (txid, id) and holds
+    back what a running transaction could still precede."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from activity.selectors import list_events_after
+
+    user = UserFactory()
+    inserted, release = threading.Event(), threading.Event()
+
+    def slow_writer() -> None:
+        try:
+            with transaction.atomic():
+                Event.objects.create(user=user, kind=EventKind.SOLUTION_JUDGED, key="slow")
+                inserted.set()
+                assert release.wait(30)
+        finally:
+            connections.close_all()
+
+    writer = threading.Thread(target=slow_writer)
+    writer.start()
+    assert inserted.wait(30)
+    Event.objects.create(user=user, kind=EventKind.SOLUTION_JUDGED, key="fast")  # commits now
+
+    seen = list_events_after(user_id=user.pk, after=(0, 0), limit=50)
+    assert seen == []  # "fast" waits: the slow transaction could still precede it
+    release.set()
+    writer.join(30)
+
+    seen = list_events_after(user_id=user.pk, after=(0, 0), limit=50)
+    assert [e.key for e in seen] == ["slow", "fast"]
+    cursor = (seen[-1].txid, seen[-1].pk)
+    assert list_events_after(user_id=user.pk, after=cursor, limit=50) == []

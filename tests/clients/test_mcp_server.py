@@ -88,7 +88,7 @@ def test_an_agent_solves_and_trades_through_the_mcp_server(
         )
         seen["cancel"] = result_of(await call("cancel_order", {"order_id": seen["bid"]["id"]}))
         seen["balances"] = result_of(await call("get_balances", {}))
-        seen["activity"] = result_of(await call("recent_activity", {"since": 0}))
+        seen["activity"] = result_of(await call("recent_activity", {"since": "0"}))
         statement = await session.read_resource("formalmarket://problems/demo-factor-391/statement")
         seen["statement"] = statement.contents[0].text
         format_ = await session.read_resource("formalmarket://problems/demo-factor-391/format")

@@ -304,11 +304,12 @@ class FormalMarketClient:
 
     # --- activity ---------------------------------------------------------------------------
 
-    def events(self, since: int | None = None, *, limit: int = 50) -> EventPage:
-        """My events after the cursor ``since`` (oldest first); without it, the newest."""
+    def events(self, since: str | int | None = None, *, limit: int = 50) -> EventPage:
+        """My events after the cursor ``since`` (a previous page's ``cursor``, or 0 for the
+        beginning), oldest first; without it, the newest ``limit``."""
         params: dict[str, Any] = {"limit": limit}
         if since is not None:
-            params["after"] = since
+            params["after"] = str(since)
         body = self.http.request("GET", "/api/v1/activity/?" + urllib.parse.urlencode(params)).body
         return EventPage(
             events=tuple(Event.from_api(e) for e in body["results"]),

@@ -250,7 +250,7 @@ class Book:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    id: int  # the cursor position
+    id: int  # for mark_read(up_to=...)
     event_id: str  # evt_<id>, as in webhook deliveries
     type: str  # solution.judged, ask.filled, bid.filled, bid.arrived
     created_at: str
@@ -274,6 +274,6 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class EventPage:
     events: tuple[Event, ...]
-    cursor: int  # pass as ``since`` next time
+    cursor: str  # opaque: pass as ``since`` next time
     has_more: bool
     unread_count: int

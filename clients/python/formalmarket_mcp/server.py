@@ -203,13 +203,13 @@ def build_server(
 
     @server.tool(
         description="My recent activity: verdicts, filled asks and bids, bids that "
-        "arrived where I sell. Pass since=<cursor> from the last answer to get only "
-        "newer events."
+        "arrived where I sell. Without since: the newest. Pass since=<cursor> from the "
+        'last answer (or "0" for everything) to get only newer events.'
     )
-    def recent_activity(since: int | None = None, limit: int = 20) -> dict[str, Any]:
+    def recent_activity(since: str = "", limit: int = 20) -> dict[str, Any]:
         if not 1 <= limit <= 200:
             raise ToolError("limit: 1 to 200")
-        return call(lambda c: shapes.events(c.events(since, limit=limit)))
+        return call(lambda c: shapes.events(c.events(since.strip() or None, limit=limit)))
 
     def read_problem(problem: str) -> Any:
         try:
