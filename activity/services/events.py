@@ -34,7 +34,7 @@ def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
 
         dispatch_webhooks_task.delay(user_ids=ids)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)  # a broker outage must not fail the change
 
 
 def _problem_fields(problem: Problem) -> dict[str, object]:
@@ -116,7 +116,7 @@ def record_placement_events(*, order: Order, problem: Problem, trades: Sequence[
             if user_ids:
                 dispatch_webhooks_task.delay(user_ids=sorted(set(user_ids)))
 
-        transaction.on_commit(fan_out)
+        transaction.on_commit(fan_out, robust=True)
     elif events:
         _after_commit_dispatch(e.user_id for e in events)
 
