@@ -117,3 +117,19 @@ def test_money_prints_with_its_minor_units():
     with pytest.raises(TypeError):
         Money(1.5, "DEMO")  # type: ignore[arg-type]
     assert Order  # the models module is importable beside the client
+
+
+def test_absolute_urls_from_answers_stay_on_the_configured_server():
+    from formalmarket_client.http import Transport
+
+    transport = Transport("https://fm.example/", "fm_token")
+    assert transport._url("/api/v1/me/") == "https://fm.example/api/v1/me/"
+    # A `next` link naming another host (a proxy's view) is followed on our host only.
+    assert (
+        transport._url("http://internal:8000/api/v1/problems/?cursor=abc")
+        == "https://fm.example/api/v1/problems/?cursor=abc"
+    )
+    with pytest.raises(ValueError):
+        transport._url("api/v1/me/")
+    with pytest.raises(ValueError):
+        Transport("ftp://fm.example")

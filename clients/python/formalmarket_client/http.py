@@ -56,10 +56,14 @@ class Transport:
         self.retries_made = 0  # for programs (and tests) that want to know
 
     def _url(self, path: str) -> str:
+        """``path`` on the base URL. An absolute URL from an answer (a ``next`` page, a
+        ``Location``) keeps only its path and query: behind a proxy the server may name
+        another host, and the token is only ever sent to ``base_url``."""
         if path.startswith(("http://", "https://")):
-            if not path.startswith(self.base_url + "/"):
-                raise ValueError(f"{path!r} is not on {self.base_url}")  # never leak the token
-            return path
+            parts = urllib.parse.urlsplit(path)
+            path = parts.path + (f"?{parts.query}" if parts.query else "")
+        if not path.startswith("/"):
+            raise ValueError(f"not an API path: {path!r}")
         return self.base_url + path
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
