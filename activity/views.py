@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -15,8 +16,10 @@ from activity.services.webhooks import create_webhook_endpoint, remove_webhook_e
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
 from market.exceptions import DomainError
 
-# How often the header badge asks for the unread count (htmx polling; no inline script).
-BADGE_POLL_S = 15
+
+def badge_poll_s() -> int:
+    """How often the header badge asks for the unread count (htmx polling; no inline script)."""
+    return int(getattr(settings, "ACTIVITY_BADGE_POLL_S", 15))
 
 
 @login_required
@@ -45,7 +48,7 @@ def badge(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "activity/_badge.html",
-        {"activity_unread": unread, "activity_poll_s": BADGE_POLL_S},
+        {"activity_unread": unread, "activity_poll_s": badge_poll_s()},
     )
 
 

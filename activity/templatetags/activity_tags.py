@@ -13,8 +13,8 @@ register = template.Library()
 
 @register.inclusion_tag("activity/_badge.html", takes_context=True)
 def activity_badge(context: dict[str, Any]) -> dict[str, Any]:
-    from activity.views import BADGE_POLL_S
+    from activity.views import badge_poll_s
 
     user = context.get("user")
     unread = count_unread(user_id=user.pk) if user is not None and user.is_authenticated else 0
-    return {"activity_unread": unread, "activity_poll_s": BADGE_POLL_S}
+    return {"activity_unread": unread, "activity_poll_s": badge_poll_s()}
