@@ -94,7 +94,8 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
 
 def post(*, url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> int:
     """POST ``body`` to ``url`` (checked first); returns the status code. Redirects are not
-    followed (a 3xx is a failed delivery). Raises TargetRefused or OSError."""
+    followed (a 3xx is a failed delivery), and the answer's body is never read (a receiver
+    trickling bytes cannot hold the worker). Raises TargetRefused or OSError."""
     target = check_target(url)
     connection: http.client.HTTPConnection
     if target.scheme == "https":
@@ -104,8 +105,6 @@ def post(*, url: str, body: bytes, headers: dict[str, str], timeout_s: float) ->
     host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
     try:
         connection.request("POST", target.path, body=body, headers={**headers, "Host": host_header})
-        response = connection.getresponse()
-        response.read(64 * 1024)  # a bounded read of the body: only the status matters
-        return response.status
+        return connection.getresponse().status
     finally:
         connection.close()

@@ -151,6 +151,7 @@ CELERY_BEAT_SCHEDULE["judge-requeue-pending"] = {
 # (development and tests, whose receivers listen on 127.0.0.1).
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)
 WEBHOOK_TIMEOUT_S = env.float("WEBHOOK_TIMEOUT_S", default=10.0)
+ACTIVITY_BADGE_POLL_S = env.int("ACTIVITY_BADGE_POLL_S", default=15)  # header badge refresh
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
 WEBHOOK_RETRY_BASE_S = env.float("WEBHOOK_RETRY_BASE_S", default=30.0)  # 30 s, 1 min, 2 min...
 WEBHOOK_RETRY_MAX_S = env.float("WEBHOOK_RETRY_MAX_S", default=6 * 3600.0)
