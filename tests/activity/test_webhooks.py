@@ -177,3 +177,37 @@ def test_signature_and_backoff_are_as_documented(settings):
     assert [backoff_s(n) for n in (1, 2, 3, 4, 8)] == [30, 60, 120, 240, 3600]
     expected = hmac.new(b"whsec_x", b"1700000000.{}", hashlib.sha256).hexdigest()
     assert sign(secret="whsec_x", timestamp=1700000000, body=b"{}") == f"t=1700000000,v1={expected}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resting_bid_reaches_a_sellers_feed_and_webhook_through_the_worker(
+    settings, celery_worker, receiver_factory
+):
+    from activity.models import Event, EventKind
+    from market.services.accounts import grant_demo_credits
+    from market.services.orders import place_bid
+    from tests.market.conftest import demo
+
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    receiver = receiver_factory([])
+    market = Market(title="Primes")
+    seller, bidder = UserFactory(), UserFactory()
+    market.accepted(solver=seller)
+    grant_demo_credits(user=bidder, amount_minor=1_000)
+    endpoint = create_webhook_endpoint(user=seller, url=receiver.url)
+
+    bid = place_bid(buyer=bidder, problem=market.problem, price=demo(250), quantity=1)
+
+    event = wait_until(lambda: Event.objects.filter(user=seller).first())
+    assert (event.kind, event.key, event.payload["price_minor"]) == (
+        EventKind.BID_ARRIVED,
+        f"bid:{bid.pk}",
+        250,
+    )
+    wait_until(lambda: len(receiver.requests) == 1)
+    _, headers, body = receiver.requests[0]
+    verify_signature(headers, body, endpoint.secret)
+    assert json.loads(body)["message"] == (
+        "A bid of 2.50 DEMO arrived on Primes, where you have an accepted solution."
+    )
+    assert not Event.objects.filter(user=bidder).exists()
