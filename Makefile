@@ -14,13 +14,13 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 help: ## Show this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	@command -v python3 >/dev/null || { echo "python3 (3.11+) is required"; exit 1; }
 	test -x $(PY) || python3 -m venv $(VENV)
 	@# uv installs the same packages as pip, several times faster; pip is the fallback.
-	@if $(PY) -m pip install --quiet uv && $(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev]"; then :; else \
+	@if $(PY) -m pip install --quiet uv && $(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev]" -e "clients/python[mcp]"; then :; else \
 		echo "uv unavailable: installing with pip"; \
-		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e ".[dev]"; fi
+		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e ".[dev]" -e "clients/python[mcp]"; fi
 	touch $(STAMP)
 
 .env:

@@ -24,4 +24,4 @@ app.conf.task_routes = {
     "market.judge_lean": {"queue": "judge-lean"},
     # verifiers.judge_dry_run is sent to the queue of its draft's language by the caller.
 }
-app.autodiscover_tasks(["market", "verifiers"])
+app.autodiscover_tasks(["market", "verifiers", "activity"])

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "market.api",
     "market.payments",
     "verifiers",
+    "activity",
 ]
 
 MIDDLEWARE = [
@@ -269,6 +270,21 @@ JUDGE_VISIBILITY_TIMEOUT_S = env.float(
 )
 if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = JUDGE_VISIBILITY_TIMEOUT_S
+
+# --- Activity webhooks (activity/; docs/agents.md) -------------------------------------------
+# Loopback/private/link-local targets (and plain http) are refused unless this is set
+# (development and tests, whose receivers listen on 127.0.0.1).
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env.bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", default=DEBUG)
+WEBHOOK_TIMEOUT_S = env.float("WEBHOOK_TIMEOUT_S", default=10.0)
+ACTIVITY_BADGE_POLL_S = env.int("ACTIVITY_BADGE_POLL_S", default=15)  # header badge refresh
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+WEBHOOK_RETRY_BASE_S = env.float("WEBHOOK_RETRY_BASE_S", default=30.0)  # 30 s, 1 min, 2 min...
+WEBHOOK_RETRY_MAX_S = env.float("WEBHOOK_RETRY_MAX_S", default=6 * 3600.0)
+CELERY_BEAT_SCHEDULE["activity-sweep-webhooks"] = {
+    "task": "activity.sweep_webhooks",
+    "schedule": env.float("WEBHOOK_SWEEP_EVERY_S", default=60.0),
+    "options": {"queue": "default", "expires": 120},
+}
 
 # --- Stripe (USD is disabled until STRIPE_SECRET_KEY is set) ----------------------------------
 STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")

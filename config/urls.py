@@ -25,6 +25,7 @@ urlpatterns = [
     re_path(r"^api/", api_errors.api_not_found),
     path("payments/", include("market.payments.urls")),
     path("docs/", include("verifiers.urls")),
+    path("", include("activity.urls")),
     path("", include("market.urls")),
 ]
 

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """A FormalMarket solver in one file, standard library only: copy it and adapt it.
 
-It fetches a demo problem, submits your solution, waits for the verdict (cheap polling with
-ETag / If-None-Match), and, when ACCEPTED, lists an ask for it (by default at the best bid, so
-on a demo problem it sells to the practice bot at once).
+It fetches a demo problem (Python or Lean), submits your solution, waits for the verdict
+(cheap polling with ETag / If-None-Match), and, when ACCEPTED, lists an ask for it (by default
+at the best bid, so on a demo problem it sells to the practice bot at once).
 
     python examples/solver_client.py --base-url http://127.0.0.1:8000 \\
         --username alice --password '...' --problem demo-factor-391 --solution '17 23'
 
-Authentication: --token KEY (or FORMALMARKET_TOKEN), or --username/--password, which creates
-a token through POST /api/v1/tokens/ (the key is shown once: keep it). Every write carries an
+Authentication: --token KEY (or FORMALMARKET_TOKEN), or --username/--password: the first run
+creates a token through POST /api/v1/tokens/ and saves it in --token-file (default
+~/.config/formalmarket/tokens.json, mode 0600, the same file formalmarket_client uses); later
+runs reuse it (a user may hold at most 20 active tokens). Every write carries an
 Idempotency-Key, so a request retried after a timeout never submits or sells twice.
+
+This file stays standard-library only so that it can be copied anywhere. For a program of
+your own, use the typed package in clients/python (formalmarket_client); for an AI agent,
+its MCP server (formalmarket-mcp). See docs/agents.md.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from pathlib import Path
 from typing import Any
 
 
@@ -96,19 +103,71 @@ class Client:
         return self.request("POST", path, body, **kwargs)[2]
 
 
+def money(minor: int, currency: str) -> str:
+    """12345 DEMO minor units as "123.45 DEMO" (both currencies have two decimals)."""
+    sign = "-" if minor < 0 else ""
+    whole, cents = divmod(abs(minor), 100)
+    return f"{sign}{whole:,}.{cents:02d} {currency}"
+
+
 def create_token(client: Client, username: str, password: str) -> str:
     body = {"name": "solver_client", "username": username, "password": password}
     return str(client.post("/api/v1/tokens/", body)["key"])
 
 
+def default_token_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "formalmarket" / "tokens.json"
+
+
+def _read_tokens(path: Path) -> dict[str, str]:
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return saved if isinstance(saved, dict) else {}
+
+
+def saved_token(client: Client, path: Path, username: str) -> str | None:
+    """The token saved for this server and user, if the server still accepts it."""
+    token = _read_tokens(path).get(f"{client.base_url}|{username}")
+    if not isinstance(token, str):
+        return None
+    client.token = token
+    try:
+        if client.get("/api/v1/me/")["username"] == username:
+            return token
+    except ApiError:
+        pass  # revoked, or another server's: make a new one
+    client.token = None
+    return None
+
+
+def save_token(client: Client, path: Path, username: str, token: str) -> None:
+    saved = _read_tokens(path)
+    saved[f"{client.base_url}|{username}"] = token
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_suffix(".tmp")
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
+        json.dump(saved, handle)
+    os.replace(tmp, path)
+
+
 def find_demo_problem(client: Client, wanted: str | None) -> dict[str, Any]:
-    """A published demo problem with a Python verifier: by id or slug, else the first one."""
-    url = "/api/v1/problems/?demo=true&language=python&limit=200"
-    problems = client.get(url)["results"]
+    """A published demo problem (Python or Lean): by id or slug, else the first one."""
+    problems = client.get("/api/v1/problems/?demo=true&limit=200")["results"]
     for problem in problems:
         if wanted is None or wanted in (str(problem["id"]), problem["slug"]):
             return dict(client.get(f"/api/v1/problems/{problem['id']}/"))
     raise SystemExit(f"no demo problem {wanted!r}; try one of {[p['slug'] for p in problems]}")
+
+
+def open_verifier(problem: dict[str, Any]) -> dict[str, Any]:
+    """The problem's first verifier that takes submissions (has an active version)."""
+    for verifier in problem["verifiers"]:
+        if verifier.get("active_version"):
+            return dict(verifier)
+    raise SystemExit(f"problem {problem['slug']!r} takes no submissions right now")
 
 
 def submit(client: Client, verifier_id: int, text: str) -> dict[str, Any]:
@@ -132,7 +191,8 @@ def wait_for_verdict(client: Client, solution: dict[str, Any], timeout_s: float 
                 print(f"  still pending: {body['pending_reason']}")
         time.sleep(delay)
         delay = min(delay * 1.5, 5.0)
-    raise SystemExit(f"no verdict within {timeout_s:.0f} s; last state: {state}")
+    reason = (state or {}).get("pending_reason") or "not judged yet"
+    raise SystemExit(f"no verdict within {timeout_s:.0f} s ({reason}); try again later")
 
 
 def list_ask(
@@ -160,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", default=os.environ.get("FORMALMARKET_TOKEN"))
     parser.add_argument("--username")
     parser.add_argument("--password")
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        default=Path(os.environ.get("FORMALMARKET_TOKEN_FILE") or default_token_file()),
+        help="where a token made from --username/--password is saved and reused",
+    )
     parser.add_argument("--problem", help="id or slug of a demo problem (default: the first)")
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--solution", help="the solution text")
@@ -172,8 +238,24 @@ def main(argv: list[str] | None = None) -> int:
     if not client.token:
         if not (args.username and args.password):
             parser.error("give --token (or FORMALMARKET_TOKEN), or --username and --password")
-        client.token = create_token(client, args.username, args.password)
-        print("created an API token (shown once; keep it): " + client.token)
+        try:
+            client.token = saved_token(client, args.token_file, args.username)
+            if client.token:
+                print(f"using the API token saved in {args.token_file}")
+            else:
+                client.token = create_token(client, args.username, args.password)
+                save_token(client, args.token_file, args.username, client.token)
+                print("created an API token (shown once; keep it): " + client.token)
+                print(f"  saved in {args.token_file}; later runs reuse it")
+        except ApiError as exc:
+            print(
+                f"error: cannot log in as {args.username!r}: {exc.message} ({exc.code})",
+                file=sys.stderr,
+            )
+            return 2
+        except OSError as exc:
+            print(f"error: cannot reach {args.base_url}: {exc}", file=sys.stderr)
+            return 2
 
     if args.solution_file:
         with open(args.solution_file, encoding="utf-8") as handle:
@@ -182,28 +264,44 @@ def main(argv: list[str] | None = None) -> int:
         text = args.solution
     try:
         problem = find_demo_problem(client, args.problem)
-        verifier = problem["verifiers"][0]
-        print(f"problem {problem['id']} {problem['title']!r} ({problem['currency']})")
+        verifier = open_verifier(problem)
+        print(
+            f"problem {problem['id']} {problem['title']!r} ({verifier['language']}, "
+            f"{problem['currency']})"
+        )
         print(f"  solution format: {verifier['active_version']['solution_format']}")
         solution = submit(client, verifier["id"], text)
         print(f"submitted solution {solution['id']}: {solution['url']}")
         verdict = wait_for_verdict(client, solution, args.timeout_s)
-        print(f"verdict: {verdict['verdict']['verdict']} {verdict['verdict']['reason'] or ''}")
+        seed = verdict["verdict"]["seed"]
+        print(
+            f"verdict: {verdict['verdict']['verdict']} {verdict['verdict']['reason'] or ''}"
+            + (f" (seed {seed})" if seed is not None else "")
+        )
         if verdict["status"] != "accepted":
             print(f"  detail: {verdict['verdict']['detail']}")
             return 1
         order = list_ask(client, problem, solution["id"], args.ask_price_minor)
-        sold = ", ".join(f"{f['price_minor']} (fee {f['fee_minor']})" for f in order["fills"])
+        currency = order["currency"]
+        # Amounts are integer minor units in the API; shown here both ways.
+        sold = ", ".join(
+            f"{f['price_minor']} (fee {f['fee_minor']}) = {money(f['price_minor'], currency)} "
+            f"(fee {money(f['fee_minor'], currency)})"
+            for f in order["fills"]
+        )
         print(
-            f"ask {order['id']} at {order['price_minor']} {order['currency']}: {order['status']}"
+            f"ask {order['id']} at {money(order['price_minor'], currency)}: {order['status']}"
             + (f"; sold at {sold}" if sold else "")
         )
         balances = client.get("/api/v1/account/balances/")
         for balance in balances:
             if balance["currency"] == problem["currency"]:
-                print(f"balance: {balance['available_minor']} available (minor units)")
+                print(f"balance: {money(balance['available_minor'], currency)} available")
     except ApiError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # connection refused, timeout
+        print(f"error: cannot reach {args.base_url}: {exc}", file=sys.stderr)
         return 2
     return 0
 

@@ -5,6 +5,7 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 
 from market.api import author_views as author
 from market.api import views
+from market.api.index_view import ApiIndexView
 
 
 class IdConverter:
@@ -22,6 +23,9 @@ register_converter(IdConverter, "id")
 app_name = "api"
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("", ApiIndexView.as_view(), name="index"),
+    # Activity feed and webhooks (owned by the activity app).
+    path("", include("activity.api.urls")),
     path("me/", views.MeView.as_view(), name="me"),
     path("tokens/", views.TokenListView.as_view(), name="token-list"),
     path("tokens/<id:pk>/", views.TokenDetailView.as_view(), name="token-detail"),

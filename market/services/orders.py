@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
+from activity.services.events import record_placement_events
 from market.exceptions import (
     ClientOrderIdReused,
     CurrencyMismatch,
@@ -174,7 +175,7 @@ def _lock_problem(problem_id: int) -> Problem:
 
 
 _PLACEMENT_LOCK_SQL = """
-SELECT p.id, p.status, p.currency, p.is_demo,
+SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
        (SELECT o.id FROM market_order o
          WHERE o.owner_id = %s AND o.client_order_id = %s LIMIT 1),
        (SELECT s.status FROM market_solution s
@@ -202,8 +203,10 @@ def _lock_problem_for_placement(
         row = cursor.fetchone()
     if row is None:
         raise Problem.DoesNotExist
-    pk, status, currency, is_demo, replayed_order_id, ask_solution_status = row
-    problem = Problem(pk=pk, status=status, currency=currency, is_demo=is_demo)
+    pk, status, currency, is_demo, title, slug, replayed_order_id, ask_solution_status = row
+    problem = Problem(
+        pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
+    )
     problem._state.adding = False
     problem.replayed_order_id = replayed_order_id  # type: ignore[attr-defined]
     problem.ask_solution_status = ask_solution_status  # type: ignore[attr-defined]
@@ -454,6 +457,8 @@ def _place_locked(
     write_book_change(change)
     for trade in change.trades:
         hold_trade_proceeds(trade=trade)
+    # Activity (activity/services/events.py): at most one multi-row INSERT, the rest after commit.
+    record_placement_events(order=order, problem=problem, trades=change.trades)
     if fills and problem.is_demo:
         # The practice bot re-bids on the fill itself, not only at its next beat.
         transaction.on_commit(lambda: _refresh_practice_bid(problem_id))

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from activity.services.events import record_verdict_event
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -226,4 +227,5 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         solution.save(
             update_fields=["status", "pending_reason", "claimed_until", "claim_token", "judged_at"]
         )
+        record_verdict_event(solution=solution, verdict=verdict)
     return solution

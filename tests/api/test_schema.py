@@ -26,6 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from activity.services.webhooks import create_webhook_endpoint
 from market.api.throttling import ReadThrottle, WriteThrottle
 from market.api.tokens import create_api_token
 from verifiers.models import DryRun, DryRunStatus
@@ -73,13 +74,15 @@ def _keep_connection_open():
 
 
 @pytest.mark.usefixtures("_keep_connection_open")
-def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monkeypatch):
+def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monkeypatch, settings):
     rates = {"read": "100000/min", "write": "100000/min"}
     monkeypatch.setattr(ReadThrottle, "THROTTLE_RATES", rates)
     monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", rates)
     _, solver_key = create_api_token(user=world.solver, name="schemathesis")
     _, author_key = create_api_token(user=world.author, name="schemathesis")
     spare_token, _ = create_api_token(user=world.solver, name="to be revoked")
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    webhook = create_webhook_endpoint(user=world.solver, url="http://127.0.0.1:9/hook")
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
@@ -94,6 +97,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monke
         "/api/v1/solutions/": world.solution.pk,
         "/api/v1/orders/": world.ask.pk,
         "/api/v1/tokens/": spare_token.pk,
+        "/api/v1/webhooks/": webhook.pk,
         "/api/v1/author/problems/": world.problem.pk,
         "/api/v1/author/verifiers/": world.verifier.pk,
     }

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from market.api.models import ApiToken
 from market.models import AccountKind, Solution, SolutionStatus, Trade
+from market.money import format_minor
 from market.services.bot import BID_PRICE_MINOR, get_or_create_bot, refresh_practice_bids
 from market.services.orders import fee_for
 from tests.factories import UserFactory
@@ -29,13 +31,16 @@ def _load_client():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_solver_client_solves_and_sells_a_demo_problem(live_server, celery_worker, capsys):
+def test_solver_client_solves_and_sells_a_demo_problem(
+    live_server, celery_worker, capsys, tmp_path
+):
     load_demo_problems()
     refresh_practice_bids()
     UserFactory(username="alice", password="correct horse battery staple")
     client = _load_client()
     base = ["--base-url", live_server.url, "--problem", "demo-factor-391", "--timeout-s", "60"]
     login = ["--username", "alice", "--password", "correct horse battery staple"]
+    login += ["--token-file", str(tmp_path / "tokens.json")]
 
     wrong = (DEMO / "wrong_solution.txt").read_text()
     assert client.main([*base, *login, "--solution", wrong]) == 1
@@ -48,6 +53,7 @@ def test_solver_client_solves_and_sells_a_demo_problem(live_server, celery_worke
     out = capsys.readouterr().out
     assert "verdict: ACCEPTED" in out
     assert f"sold at {BID_PRICE_MINOR} (fee {fee_for(BID_PRICE_MINOR)})" in out
+    assert f"= {format_minor(BID_PRICE_MINOR, 'DEMO')} (fee " in out
 
     alice_solutions = Solution.objects.filter(solver__username="alice").order_by("id")
     assert [s.status for s in alice_solutions] == [
@@ -60,3 +66,54 @@ def test_solver_client_solves_and_sells_a_demo_problem(live_server, celery_worke
     assert balance(trade.seller) == BID_PRICE_MINOR - fee_for(BID_PRICE_MINOR)
     assert balance(trade.seller, AccountKind.HELD) == 0
     assert_ledger_invariants()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_solver_client_reuses_its_saved_token_and_explains_a_wrong_password(
+    live_server, capsys, tmp_path
+):
+    load_demo_problems()
+    alice = UserFactory(username="alice", password="correct horse battery staple")
+    client = _load_client()
+    tokens = tmp_path / "tokens.json"
+    base = ["--base-url", live_server.url, "--problem", "demo-factor-391", "--timeout-s", "0"]
+    base += ["--token-file", str(tokens), "--solution", "1 391"]
+    login = ["--username", "alice", "--password", "correct horse battery staple"]
+
+    for _ in range(3):
+        with pytest.raises(SystemExit, match="no verdict within 0 s"):
+            client.main([*base, *login])  # no worker here: the solution stays pending
+    out = capsys.readouterr().out
+    assert out.count("created an API token") == 1
+    assert out.count("using the API token saved in") == 2
+    assert ApiToken.objects.filter(user=alice).count() == 1
+    assert oct(tokens.stat().st_mode & 0o777) == "0o600"
+
+    wrong = ["--username", "alice", "--password", "not it", "--token-file", str(tmp_path / "x")]
+    assert client.main([*base[:-2], "--solution", "1 391", *wrong]) == 2
+    err = capsys.readouterr().err
+    assert "error: cannot log in as 'alice': wrong username or password" in err
+    assert "api:authentication-failed" in err and "Traceback" not in err
+    assert ApiToken.objects.filter(user=alice).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_solver_client_submits_to_a_lean_demo_problem(
+    live_server, celery_worker, capsys, tmp_path, no_lean_toolchain
+):
+    load_demo_problems()
+    UserFactory(username="alice", password="correct horse battery staple")
+    client = _load_client()
+    lean = "import Verifier\ntheorem answer : Spec := by decide\n"
+    argv = ["--base-url", live_server.url, "--problem", "demo-lean-two-plus-two"]
+    argv += ["--username", "alice", "--password", "correct horse battery staple"]
+    argv += ["--token-file", str(tmp_path / "t.json"), "--solution", lean, "--timeout-s", "5"]
+
+    with pytest.raises(SystemExit, match="no verdict within 5 s"):
+        client.main(argv)
+
+    out = capsys.readouterr().out
+    assert "(lean, DEMO)" in out and "submitted solution" in out
+    [solution] = Solution.objects.filter(solver__username="alice")
+    assert solution.problem.slug == "demo-lean-two-plus-two"
+    assert solution.status == SolutionStatus.PENDING

@@ -1,0 +1,177 @@
+"""Writing activity events: the outbox of what each user should learn.
+
+Events that describe money or verdicts are written inside the transaction of the change
+(:func:`record_verdict_event` from ``record_verdict``, :func:`record_placement_events` from the
+matching engine), so an event exists exactly when its change committed. Each event has a unique
+(user, key): writing it twice is a no-op (``ON CONFLICT DO NOTHING``). Webhook deliveries and
+the "a bid arrived" fan-out happen after commit, in Celery tasks on the default queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Greatest
+
+from activity.models import Event, EventKind, ReadMarker
+from judge.verdict import Verdict
+from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus, Trade
+
+# The "a bid arrived" fan-out writes at most this many events per bid (the most recent sellers).
+MAX_FANOUT = 1000
+
+
+def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
+    """After commit, send the users' new events to their webhooks (a task on the default queue)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return
+
+    def send() -> None:
+        from activity.tasks import dispatch_webhooks_task
+
+        dispatch_webhooks_task.delay(user_ids=ids)
+
+    transaction.on_commit(send, robust=True)  # a broker outage must not fail the change
+
+
+def _problem_fields(problem: Problem) -> dict[str, object]:
+    return {"problem_id": problem.pk, "problem_title": problem.title, "problem_slug": problem.slug}
+
+
+def record_verdict_event(*, solution: Solution, verdict: Verdict) -> None:
+    """The solver learns the verdict (precondition: inside the verdict's transaction)."""
+    problem = Problem.objects.only("title", "slug").get(pk=solution.problem_id)
+    Event.objects.bulk_create(
+        [
+            Event(
+                user_id=solution.solver_id,
+                kind=EventKind.SOLUTION_JUDGED,
+                key=f"verdict:{solution.pk}",
+                payload={
+                    **_problem_fields(problem),
+                    "solution_id": solution.pk,
+                    "status": solution.status,
+                    "verdict": verdict.verdict.value,
+                    "reason": verdict.reason.value if verdict.reason else "",
+                    "detail": verdict.detail[:500],
+                    "seed": verdict.seed,
+                },
+            )
+        ],
+        ignore_conflicts=True,
+    )
+    _after_commit_dispatch([solution.solver_id])
+
+
+def record_placement_events(*, order: Order, problem: Problem, trades: Sequence[Trade]) -> None:
+    """The engine's one activity hook, called once per placement inside its transaction.
+
+    Writes the buyer's and the seller's event of each trade in ONE multi-row INSERT (none when
+    nothing traded); a bid left resting schedules the "a bid arrived" fan-out after commit.
+    """
+    events: list[Event] = []
+    for trade in trades:
+        common = {
+            **_problem_fields(problem),
+            "trade_id": trade.pk,
+            "solution_id": trade.solution_id,
+            "price_minor": trade.price_minor,
+            "currency": trade.currency,
+        }
+        events.append(
+            Event(
+                user_id=trade.buyer_id,
+                kind=EventKind.BID_FILLED,
+                key=f"trade:{trade.pk}:buyer",
+                payload={**common, "order_id": trade.bid_id},
+            )
+        )
+        events.append(
+            Event(
+                user_id=trade.seller_id,
+                kind=EventKind.ASK_FILLED,
+                key=f"trade:{trade.pk}:seller",
+                payload={
+                    **common,
+                    "order_id": trade.ask_id,
+                    "fee_minor": trade.fee_minor,
+                    "net_minor": trade.price_minor - trade.fee_minor,
+                },
+            )
+        )
+    if events:
+        Event.objects.bulk_create(events, ignore_conflicts=True)
+    rests_as_bid = order.side == OrderSide.BID and order.status == OrderStatus.OPEN
+    if rests_as_bid:
+        order_id = order.pk
+        user_ids = [e.user_id for e in events]
+
+        def fan_out() -> None:
+            from activity.tasks import announce_bid_task, dispatch_webhooks_task
+
+            announce_bid_task.delay(order_id=order_id)
+            if user_ids:
+                dispatch_webhooks_task.delay(user_ids=sorted(set(user_ids)))
+
+        transaction.on_commit(fan_out, robust=True)
+    elif events:
+        _after_commit_dispatch(e.user_id for e in events)
+
+
+def announce_bid(*, order_id: int) -> list[int]:
+    """Tell every user who could sell to this resting bid that it arrived; returns their ids.
+
+    A user "sells on" the problem when they have an ACCEPTED solution there that the bidder
+    does not already own (so the practice bot's re-placed bid is not announced to the solver
+    whose copy it just bought). A bid no longer open by now is not announced.
+    """
+    order = (
+        Order.objects.select_related("problem")
+        .filter(pk=order_id, side=OrderSide.BID, status=OrderStatus.OPEN)
+        .first()
+    )
+    if order is None:
+        return []
+    sellers = list(
+        Solution.objects.filter(problem_id=order.problem_id, status=SolutionStatus.ACCEPTED)
+        .exclude(solver_id=order.owner_id)
+        .exclude(entitlements__user_id=order.owner_id)
+        .order_by("-id")
+        .values_list("solver_id", flat=True)
+        .distinct()[:MAX_FANOUT]
+    )
+    sellers = sorted(set(sellers))
+    payload = {
+        **_problem_fields(order.problem),
+        "order_id": order.pk,
+        "price_minor": order.price_minor,
+        "currency": order.currency,
+        "quantity": order.remaining,
+    }
+    Event.objects.bulk_create(
+        [
+            Event(user_id=uid, kind=EventKind.BID_ARRIVED, key=f"bid:{order.pk}", payload=payload)
+            for uid in sellers
+        ],
+        ignore_conflicts=True,
+    )
+    return sellers
+
+
+def mark_read(*, user_id: int, up_to_id: int | None = None) -> int:
+    """Mark the user's events up to ``up_to_id`` (default: all) as read; returns the marker.
+
+    The marker only moves forward, and never past the user's newest event.
+    """
+    newest = Event.objects.filter(user_id=user_id).aggregate(m=Max("id"))["m"] or 0
+    target = newest if up_to_id is None else min(up_to_id, newest)
+    marker, _ = ReadMarker.objects.get_or_create(user_id=user_id)
+    if target > marker.last_read_id:
+        ReadMarker.objects.filter(pk=marker.pk).update(
+            last_read_id=Greatest("last_read_id", target)
+        )
+        marker.refresh_from_db(fields=["last_read_id"])
+    return marker.last_read_id

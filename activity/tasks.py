@@ -1,0 +1,43 @@
+"""Celery tasks of activity (default queue; thin and idempotent: each calls one service)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="activity.dispatch_webhooks", queue="default", ignore_result=True)
+def dispatch_webhooks_task(*, user_ids: list[int] | None = None) -> int:
+    """Create the users' missing deliveries and send each one that is due."""
+    from activity.services.webhooks import dispatch_webhooks
+
+    due = dispatch_webhooks(user_ids=user_ids)
+    for delivery_id in due:
+        deliver_webhook_task.delay(delivery_id=delivery_id)
+    return len(due)
+
+
+@shared_task(name="activity.deliver_webhook", queue="default", ignore_result=True)
+def deliver_webhook_task(*, delivery_id: int) -> None:
+    """One attempt; on failure the next one is scheduled with exponential backoff."""
+    from activity.services.webhooks import attempt_delivery
+
+    retry_in = attempt_delivery(delivery_id=delivery_id)
+    if retry_in is not None:
+        deliver_webhook_task.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
+
+
+@shared_task(name="activity.announce_bid", queue="default", ignore_result=True)
+def announce_bid_task(*, order_id: int) -> int:
+    """Fan a resting bid out to the users who could sell to it, then to their webhooks."""
+    from activity.services.events import announce_bid
+
+    sellers = announce_bid(order_id=order_id)
+    if sellers:
+        dispatch_webhooks_task.delay(user_ids=sellers)
+    return len(sellers)
+
+
+@shared_task(name="activity.sweep_webhooks", queue="default", ignore_result=True)
+def sweep_webhooks_task() -> int:
+    """Beat: dispatch whatever a lost message left behind (outbox sweep)."""
+    return dispatch_webhooks_task(user_ids=None)
