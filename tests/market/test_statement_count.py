@@ -4,7 +4,8 @@ Every statement the engine sends is captured. Inside the test's transaction the 
 ``transaction.atomic`` is a SAVEPOINT / RELEASE pair, which stands in for BEGIN / COMMIT of a
 real request, so the counts below are the round trips of a placement as deployed. Budget: at
 most 6 for a resting bid or a cancel, at most 8 for a bid that crosses one ask, and no extra
-statement per extra fill.
+statement per extra fill. A placement with fills adds the activity feed's one multi-row
+INSERT of its trade events (activity.services.events.record_placement_events): 7.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_a_cancel_takes_six_round_trips(warm):
     assert_market_invariants()
 
 
-def test_a_bid_taking_one_ask_takes_six_round_trips_and_more_fills_cost_nothing(warm):
+def test_a_bid_taking_one_ask_takes_seven_round_trips_and_more_fills_cost_nothing(warm):
     market, buyer, _ = warm
     one, sql_one = statements(
         lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
@@ -72,12 +73,13 @@ def test_a_bid_taking_one_ask_takes_six_round_trips_and_more_fills_cost_nothing(
         lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=2)
     )
     assert two.status == OrderStatus.FILLED
-    assert len(sql_one) == 6, sql_one
+    assert len(sql_one) == 7, sql_one
+    assert sum("INSERT INTO \"activity_event\"" in q for q in sql_one) == 1
     assert len(sql_two) == len(sql_one), sql_two
     assert_market_invariants()
 
 
-def test_an_ask_selling_into_a_bid_takes_six_round_trips(market):
+def test_an_ask_selling_into_a_bid_takes_seven_round_trips(market):
     get_system_account(currency=Currency.DEMO, kind=AccountKind.FEES)
     buyer = funded(100_000)
     place_bid(buyer=buyer, problem=market.problem, price=demo(700), quantity=1)
@@ -86,5 +88,5 @@ def test_an_ask_selling_into_a_bid_takes_six_round_trips(market):
         lambda: place_ask(seller=solution.solver, solution=solution, price=demo(650), quantity=1)
     )
     assert ask.status == OrderStatus.FILLED
-    assert len(sql) == 6, sql
+    assert len(sql) == 7, sql
     assert_market_invariants()
