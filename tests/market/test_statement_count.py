@@ -74,7 +74,7 @@ def test_a_bid_taking_one_ask_takes_seven_round_trips_and_more_fills_cost_nothin
     )
     assert two.status == OrderStatus.FILLED
     assert len(sql_one) == 7, sql_one
-    assert sum("INSERT INTO \"activity_event\"" in q for q in sql_one) == 1
+    assert sum('INSERT INTO "activity_event"' in q for q in sql_one) == 1
     assert len(sql_two) == len(sql_one), sql_two
     assert_market_invariants()
 
