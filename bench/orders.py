@@ -71,6 +71,15 @@ def main() -> None:
         return
     sizes = [int(s) for s in args.sizes.split(",")]
 
+    import tempfile
+
+    # Side effects after commit (the activity feed's fan-out) go to a throwaway broker folder.
+    broker = tempfile.mkdtemp(prefix="formalmarket-bench-broker-")
+    for sub in ("out", "processed", "control"):
+        os.makedirs(os.path.join(broker, sub))
+    os.environ["CELERY_FILESYSTEM_BROKER_DIR"] = broker
+    os.environ.pop("REDIS_URL", None)
+
     import django
 
     django.setup()
@@ -206,7 +215,7 @@ def one_round(world, services, timings, rested, rng, i) -> None:
             seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
         ),
     )
-    assert order.status == OrderStatus.FILLED
+    assert order.status == OrderStatus.FILLED, ("sell_into_best_bid", services, order.__dict__)
 
 
 def count_statements() -> dict[str, dict[str, int]]:
@@ -416,6 +425,9 @@ def build_book(
     from verifiers.models import Language, Verifier, VerifierVersion
 
     user_model = get_user_model()
+    # A seller sells into the best bid once per timed call: with as many sellers as calls, no
+    # seller comes back to a book whose remaining bids all own its solution already.
+    n_sellers = max(SELLERS, ops)
     with transaction.atomic():
         author = user_model.objects.create_user(username=f"{tag}-author")
         problem = Problem.objects.create(
@@ -438,7 +450,7 @@ def build_book(
             memory_limit_mb=64,
         )
         sellers = user_model.objects.bulk_create(
-            user_model(username=f"{tag}-seller-{i}", password="!") for i in range(SELLERS)
+            user_model(username=f"{tag}-seller-{i}", password="!") for i in range(n_sellers)
         )
         solutions = Solution.objects.bulk_create(
             Solution(
@@ -495,7 +507,7 @@ def build_book(
                     "count": bids,
                 },
             )
-            # Resting asks: ask j sells solution j % SELLERS, 1..5 copies, at 5 000..8 999.
+            # Resting asks: ask j sells solution j % n_sellers, 1..5 copies, at 5 000..8 999.
             cursor.execute(
                 """
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
@@ -509,7 +521,7 @@ def build_book(
                     "problem": problem.pk,
                     "sellers": [s.pk for s in sellers],
                     "solutions": [s.pk for s in solutions],
-                    "n_sellers": SELLERS,
+                    "n_sellers": n_sellers,
                     "count": asks,
                 },
             )

@@ -122,9 +122,9 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(world, monke
                 # (a GET without parameters); positive runs cover it.
                 assert mode == GenerationMode.NEGATIVE, operation.label
 
+    # Its duration is printed, never asserted: timings belong in bench/, and a busy CI machine
+    # would turn a time bound into a false failure.
     elapsed = time.monotonic() - started
-    if "SCHEMATHESIS_EXAMPLES" not in os.environ:
-        assert elapsed < 60, f"schemathesis run took {elapsed:.1f} s"
     assert len(calls) == len(operations)
     print(
         f"schemathesis: {len(operations)} operations, {sum(calls.values())} calls in "
