@@ -590,6 +590,16 @@ def build_book(
     funded += [u for per_client in client_takers for users in per_client.values() for u in users]
     for user in funded:
         grant_demo_credits(user=user, amount_minor=10_000_000)
+    # Every account a timed call touches exists already (the steady state of a busy book): a
+    # first bid creates its HELD account, a first sale the seller's AVAILABLE one.
+    from market.models import AccountKind
+    from market.services.ledger import get_user_accounts
+
+    get_user_accounts(
+        keys=[(u.pk, AccountKind.HELD) for u in funded]
+        + [(s.pk, AccountKind.AVAILABLE) for s in sellers],
+        currency=Currency.DEMO,
+    )
     return {
         "problem": problem,
         "maker": maker,
