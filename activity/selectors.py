@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 
@@ -63,9 +64,12 @@ def _final_events(user_id: int) -> QuerySet[Event]:
     later gets a larger one), so an event below it is never overtaken by one that commits
     later. The reader's own transaction's events are visible to it and final for it.
     """
+    events = Event.objects.filter(user_id=user_id)
+    if connection.vendor != "postgresql":
+        return events  # SQLite: one writer at a time, every committed event is final
     bound = RawSQL(_SETTLED_BOUND_SQL, [])  # noqa: S611  (a constant, no input)
     own = RawSQL("pg_current_xact_id_if_assigned()::text::bigint", [])
-    return Event.objects.filter(user_id=user_id).filter(Q(txid__lt=bound) | Q(txid=own))
+    return events.filter(Q(txid__lt=bound) | Q(txid=own))
 
 
 def list_events_after(*, user_id: int, after: Cursor | None, limit: int) -> list[Event]:
