@@ -50,7 +50,7 @@ def test_a_crash_under_the_payments_api_is_a_json_500_and_a_miss_a_json_404():
 def test_deposit_amount_refusal_names_dollars_not_raw_cents(settings, fake_stripe):
     settings.DEPOSIT_MIN_MINOR, settings.DEPOSIT_MAX_MINOR = 500, 100_000
     response = api(UserFactory()).post(
-        "/payments/api/deposits/", {"amount_minor": 10**30}, format="json"
+        "/payments/api/deposits/", {"amount_minor": 100_001}, format="json"
     )
     assert response.status_code == 400
     error = response.json()["error"]
@@ -70,4 +70,25 @@ def test_withdrawal_minimum_refusal_names_dollars_not_raw_cents(settings, fake_s
     assert error["code"] == "payments:invalid-amount"
     assert error["message"] == "the smallest withdrawal is 10.00 USD"
     assert Withdrawal.objects.count() == 0
+    assert fake_stripe.requests == []
+
+
+@pytest.mark.parametrize(
+    ("path", "amount"),
+    [
+        ("/payments/api/deposits/", 1000.0),
+        ("/payments/api/deposits/", "1e3"),
+        ("/payments/api/deposits/", " 1000 "),
+        ("/payments/api/withdrawals/", 2000.0),
+        ("/payments/api/deposits/", 2**63),
+    ],
+)
+def test_payment_amounts_refuse_floats_like_order_prices(fake_stripe, path, amount):
+    # Before: DRF's IntegerField took 1000.0 (a JSON float) as 1000 here, while orders
+    # refused it: money is an integer count of minor units everywhere.
+    response = api(UserFactory()).post(path, {"amount_minor": amount}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["code"], list(error["fields"])) == ("api:invalid", ["amount_minor"])
+    assert (Deposit.objects.count(), Withdrawal.objects.count()) == (0, 0)
     assert fake_stripe.requests == []
