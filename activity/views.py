@@ -52,11 +52,17 @@ def badge(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _posted_id(raw: str) -> int | None:
+    """A posted id of 1 to 18 ASCII digits, else None (``"²".isdigit()`` is true, but
+    ``int("²")`` raises, and 10**30 overflows bigint: both were 500s)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+
+
 @login_required
 @require_POST
 def mark_all_read(request: HttpRequest) -> HttpResponse:
     up_to = request.POST.get("up_to", "")
-    mark_read(user_id=request.user.pk, up_to_id=int(up_to) if up_to.isdigit() else None)
+    mark_read(user_id=request.user.pk, up_to_id=_posted_id(up_to))
     messages.success(request, "Marked as read.")
     return redirect("activity")
 
@@ -73,8 +79,8 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
                     user=request.user, name=request.POST.get("name", "")
                 )
                 messages.success(request, f"Token {token.name!r} created. Copy its key now.")
-            elif action == "revoke-token" and request.POST.get("id", "").isdigit():
-                token = revoke_api_token(user=request.user, token_id=int(request.POST["id"]))
+            elif action == "revoke-token" and (token_id := _posted_id(request.POST.get("id", ""))):
+                token = revoke_api_token(user=request.user, token_id=token_id)
                 messages.success(request, f"Token {token.name!r} revoked.")
             elif action == "create-webhook":
                 endpoint = create_webhook_endpoint(
@@ -84,8 +90,10 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
                 )
                 new_secret = endpoint.secret
                 messages.success(request, "Webhook endpoint added. Copy its signing secret now.")
-            elif action == "remove-webhook" and request.POST.get("id", "").isdigit():
-                remove_webhook_endpoint(user=request.user, endpoint_id=int(request.POST["id"]))
+            elif action == "remove-webhook" and (
+                endpoint_id := _posted_id(request.POST.get("id", ""))
+            ):
+                remove_webhook_endpoint(user=request.user, endpoint_id=endpoint_id)
                 messages.success(request, "Webhook endpoint removed.")
             else:
                 messages.error(request, "Unknown action.")

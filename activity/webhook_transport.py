@@ -48,7 +48,11 @@ def private_targets_allowed() -> bool:
 
 def check_target(url: str) -> Target:
     """Parse and resolve ``url``; raise :class:`TargetRefused` unless it may be called."""
-    parts = urllib.parse.urlsplit(url)
+    try:
+        # urlsplit raises on a malformed bracketed host ("https://[zz]/"): a refusal, not a 500.
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        raise TargetRefused("the URL is malformed") from None
     allow_private = private_targets_allowed()
     allowed_schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in allowed_schemes:

@@ -25,6 +25,7 @@ from activity.models import DeliveryStatus, Event, WebhookDelivery, WebhookEndpo
 from activity.selectors import describe_event
 from activity.webhook_transport import SIGNATURE_HEADER, TargetRefused, check_target, post, sign
 from market.exceptions import NotFound
+from market.services.accounts import lock_user_row
 
 MAX_ENDPOINTS = 5
 # An attempt holds its delivery this long; a worker killed mid-attempt frees it after that.
@@ -51,10 +52,12 @@ def create_webhook_endpoint(
             f"this URL cannot receive webhooks: {exc}", fields={"url": [str(exc)]}
         ) from None
     with transaction.atomic():
-        active = WebhookEndpoint.objects.select_for_update().filter(
-            user_id=user.pk, disabled_at__isnull=True
-        )
-        if len(active) >= MAX_ENDPOINTS:
+        # Lock the user's row, not the endpoints: locking existing rows does not stop two
+        # concurrent creates from both counting 4 and both inserting (a 6th endpoint).
+        # NO KEY UPDATE: rows that merely reference the user (orders, postings) stay free.
+        lock_user_row(user_id=user.pk)
+        active = WebhookEndpoint.objects.filter(user_id=user.pk, disabled_at__isnull=True)
+        if active.count() >= MAX_ENDPOINTS:
             raise InvalidWebhook(
                 f"at most {MAX_ENDPOINTS} webhook endpoints; remove one first",
                 fields={"url": ["too many endpoints"]},

@@ -81,7 +81,8 @@ class AuthorProblemRetireView(GenericAPIView):
     @extend_schema(
         request=None,
         responses=s.AuthorProblemSerializer,
-        summary="Retire my problem: no new solutions or orders; existing ones stay valid",
+        summary="Retire my published problem: no new solutions or orders; existing ones stay "
+        "valid (a draft: 409, it stays private)",
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
@@ -187,7 +188,8 @@ class AuthorVerifierRetireView(GenericAPIView):
     @extend_schema(
         request=None,
         responses=s.AuthorVerifierSerializer,
-        summary="Retire my verifier: no new submissions; solutions and asks stay valid",
+        summary="Retire my published verifier: no new submissions; solutions and asks stay "
+        "valid (a never-published draft: 409)",
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:

@@ -9,11 +9,13 @@ import secrets
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from market.api.models import ApiToken
 from market.exceptions import InvalidOrder, NotFound
+from market.services.accounts import lock_user_row
 
 KEY_PREFIX = "fm"
 # fm_<12 hex>_<43 url-safe base64 characters>: anything else is not a key (and never reaches
@@ -37,17 +39,20 @@ def create_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, st
     name = (name or "").strip()
     if not name or len(name) > 100:
         raise InvalidToken("invalid token name", fields={"name": ["1 to 100 characters"]})
-    active = ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).count()
-    if active >= MAX_ACTIVE_TOKENS:
-        raise InvalidToken(
-            f"at most {MAX_ACTIVE_TOKENS} active tokens; revoke one first",
-            fields={"name": ["too many active tokens"]},
+    with transaction.atomic():
+        # The cap is a count: without the user's row locked, concurrent creates all see room.
+        lock_user_row(user_id=user.pk)
+        active = ApiToken.objects.filter(user_id=user.pk, revoked_at__isnull=True).count()
+        if active >= MAX_ACTIVE_TOKENS:
+            raise InvalidToken(
+                f"at most {MAX_ACTIVE_TOKENS} active tokens; revoke one first",
+                fields={"name": ["too many active tokens"]},
+            )
+        prefix = secrets.token_hex(6)
+        key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+        token = ApiToken.objects.create(
+            user_id=user.pk, name=name, prefix=prefix, key_sha256=hash_key(key)
         )
-    prefix = secrets.token_hex(6)
-    key = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
-    token = ApiToken.objects.create(
-        user_id=user.pk, name=name, prefix=prefix, key_sha256=hash_key(key)
-    )
     return token, key
 
 

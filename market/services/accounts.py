@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
 from market.exceptions import InvalidOrder
 from market.models import AccountKind, LedgerTransaction
 from market.money import Currency
 from market.services.ledger import get_system_account, get_user_accounts, transfer
+
+
+def lock_user_row(*, user_id: int) -> None:
+    """Serialise per-user caps (tokens, webhook endpoints): lock the user's row.
+
+    Precondition: inside ``transaction.atomic()``. FOR NO KEY UPDATE, not FOR UPDATE: the
+    rows that reference the user (orders, tokens, postings) take KEY SHARE and stay free.
+    """
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id).values("pk"))
 
 
 def grant_demo_credits(

@@ -35,8 +35,13 @@ _API_ERRORS = {
 }
 
 
+# The payments API is mounted at /payments/api/ too (market.payments.urls): its clients are
+# programs as well, and a crash there was an HTML page.
+API_PREFIXES = ("/api/", "/payments/api/")
+
+
 def is_api_path(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/")
+    return request.path.startswith(API_PREFIXES)
 
 
 def error_response(

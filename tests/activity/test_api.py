@@ -174,3 +174,15 @@ def test_event_kinds_are_documented_in_the_schema():
     assert "/api/v1/activity/" in schema["paths"]
     assert "/api/v1/webhooks/{id}/deliveries/" in schema["paths"]
     assert set(schema["components"]["schemas"]["TypeEnum"]["enum"]) >= {k.value for k in EventKind}
+
+
+@pytest.mark.parametrize(
+    "url", ["https://[zz]/hook", "https://[::1/hook", "https://a]b/", "https://[1.2.3.4]/"]
+)
+def test_a_malformed_webhook_url_is_refused_not_a_server_error(settings, url):
+    # Before: urlsplit's ValueError on a bad bracketed host escaped the check: a 500.
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    response = client_for(UserFactory()).post("/api/v1/webhooks/", {"url": url}, format="json")
+    error = assert_error(response, 400, "activity:invalid-webhook")
+    assert error["fields"] == {"url": ["the URL is malformed"]}
+    assert WebhookEndpoint.objects.count() == 0

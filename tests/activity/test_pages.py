@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 
 from activity.models import Event, WebhookEndpoint
+from activity.selectors import get_last_read_id
 from judge.verdict import Outcome, Reason, Verdict
 from market.api.models import ApiToken
-from market.api.tokens import hash_key
+from market.api.tokens import create_api_token, hash_key
 from market.services.solutions import record_verdict
 from tests.factories import SolutionFactory, UserFactory
 from tests.market.conftest import Market
@@ -123,3 +124,23 @@ def test_the_token_page_adds_and_removes_webhooks_and_shows_their_log(settings):
     client.post("/account/tokens/", {"action": "remove-webhook", "id": endpoint.pk})
     endpoint.refresh_from_db()
     assert endpoint.disabled_at is not None
+
+
+@pytest.mark.parametrize("posted_id", ["²", "٣", "9" * 30])
+def test_page_forms_with_non_ascii_or_overflowing_ids_change_nothing(posted_id):
+    # Before: "²".isdigit() is true and int("²") raised; 10**30 overflowed bigint: 500s.
+    solver = UserFactory()
+    judge(solver)
+    client = logged_in(solver)
+    token, _ = create_api_token(user=solver, name="keep")
+
+    revoked = client.post("/account/tokens/", {"action": "revoke-token", "id": posted_id})
+    removed = client.post("/account/tokens/", {"action": "remove-webhook", "id": posted_id})
+
+    assert (revoked.status_code, removed.status_code) == (302, 302)
+    token.refresh_from_db()
+    assert token.revoked_at is None
+    # An unreadable ``up_to`` is no ``up_to``: the page's button marks everything read.
+    marked = client.post("/activity/read/", {"up_to": posted_id})
+    assert marked.status_code == 302
+    assert get_last_read_id(user_id=solver.pk) == Event.objects.get(user=solver).pk

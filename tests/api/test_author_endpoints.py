@@ -7,7 +7,7 @@ import pytest
 from market.models import Problem, ProblemStatus
 from tests.api.conftest import assert_error
 from tests.api.dry_runs import judge_requested_dry_run
-from verifiers.models import DryRun, Verifier, VerifierVersion
+from verifiers.models import DryRun, Verifier, VerifierStatus, VerifierVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +193,49 @@ def test_the_schema_documents_the_202_with_the_dry_runs_url():
     assert "201" not in queued
     poll = paths["/api/v1/author/dry-runs/{id}/"]["get"]["responses"]["200"]
     assert poll["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/DryRun"}
+
+
+def test_a_draft_cannot_be_retired_into_public_view(world):
+    # Before: retiring a draft problem made it (and its draft verifiers) "retired", which is
+    # public: anyone could read a problem that was never published.
+    author = world.client("author")
+    problem = author.post(
+        "/api/v1/author/problems/",
+        {"title": "Secret draft", "statement_md": "unpublished", "currency": "DEMO"},
+        format="json",
+    ).json()
+    verifier = author.post(
+        f"/api/v1/author/problems/{problem['id']}/verifiers/",
+        {"language": "python", "source": "def verify(solution, rng):\n    return True\n"},
+        format="json",
+    ).json()
+
+    refused = author.post(f"/api/v1/author/problems/{problem['id']}/retire/")
+    refused_verifier = author.post(f"/api/v1/author/verifiers/{verifier['id']}/retire/")
+
+    assert_error(refused, 409, "verifiers:not-editable")
+    assert_error(refused_verifier, 409, "verifiers:not-editable")
+    assert Problem.objects.get(pk=problem["id"]).status == ProblemStatus.DRAFT
+    assert Verifier.objects.get(pk=verifier["id"]).status == VerifierStatus.DRAFT
+    for persona in ("anonymous", "solver", "other_author"):
+        client = world.client(persona)
+        assert_error(client.get(f"/api/v1/problems/{problem['id']}/"), 404, "not-found")
+        assert_error(client.get(f"/api/v1/verifiers/{verifier['id']}/"), 404, "not-found")
+
+
+def test_retiring_a_published_problem_keeps_its_draft_verifiers_private(world):
+    author = world.client("author")
+    draft = author.post(
+        f"/api/v1/author/problems/{world.problem.pk}/verifiers/",
+        {"name": "v-next", "language": "python", "source": "def verify(s, rng):\n    pass\n"},
+        format="json",
+    ).json()
+
+    retired = author.post(f"/api/v1/author/problems/{world.problem.pk}/retire/")
+
+    assert retired.status_code == 200 and retired.json()["status"] == "retired"
+    assert Verifier.objects.get(pk=draft["id"]).status == VerifierStatus.DRAFT
+    assert Verifier.objects.get(pk=world.verifier.pk).status == VerifierStatus.RETIRED
+    stranger = world.client("solver")
+    assert_error(stranger.get(f"/api/v1/verifiers/{draft['id']}/"), 404, "not-found")
+    assert stranger.get(f"/api/v1/verifiers/{world.verifier.pk}/").status_code == 200

@@ -14,7 +14,7 @@ from market.exceptions import NotFound
 from tests.factories import UserFactory
 from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import NotEditable
-from verifiers.models import DryRun, DryRunStatus
+from verifiers.models import DryRun, DryRunStatus, Verifier, VerifierStatus
 from verifiers.services.dry_runs import (
     RAISED_WARNING,
     perform_dry_run,
@@ -108,6 +108,8 @@ def test_someone_elses_or_a_retired_verifier_gets_no_dry_run():
     author, verifier = _verifier(reference_solutions=["yes"])
     with pytest.raises(NotFound):
         request_dry_run(author=UserFactory(), verifier=verifier)
+    # Only a verifier that was published can be retired (a draft would become public).
+    Verifier.objects.filter(pk=verifier.pk).update(status=VerifierStatus.PUBLISHED)
     retire_verifier(author=author, verifier=verifier)
     with pytest.raises(NotEditable):
         request_dry_run(author=author, verifier=verifier)

@@ -168,14 +168,23 @@ def retire_problem(*, author: AbstractBaseUser, problem: Problem) -> Problem:
 
     Existing solutions, verdicts, entitlements and open orders are kept (their owners may
     still cancel open orders and read what they bought). Retiring twice changes nothing.
+    A draft problem cannot be retired, and its draft verifiers stay drafts: "retired" is
+    public, so retiring would show what was never published.
     """
     with transaction.atomic():
         problem = _lock_own_problem(author=author, problem_id=problem.pk)
         if problem.status == ProblemStatus.RETIRED:
             return problem
+        if problem.status == ProblemStatus.DRAFT:
+            raise NotEditable(
+                "a draft problem was never public: there is nothing to retire "
+                "(it stays visible to you only)"
+            )
         problem.status = ProblemStatus.RETIRED
         problem.save(update_fields=["status"])
-        verifier_ids = list(problem.verifiers.values_list("id", flat=True))
+        verifier_ids = list(
+            problem.verifiers.exclude(status=VerifierStatus.DRAFT).values_list("id", flat=True)
+        )
         Verifier.objects.filter(pk__in=verifier_ids).update(
             status=VerifierStatus.RETIRED, updated_at=timezone.now()
         )
@@ -324,6 +333,12 @@ def retire_verifier(*, author: AbstractBaseUser, verifier: Verifier) -> Verifier
         verifier = Verifier.objects.select_for_update().get(pk=verifier.pk)
         if verifier.status == VerifierStatus.RETIRED:
             return verifier
+        if verifier.status == VerifierStatus.DRAFT:
+            # "Retired" is public: retiring a never-published draft would show it to everyone.
+            raise NotEditable(
+                "a draft verifier was never public: there is nothing to retire "
+                "(it stays visible to you only)"
+            )
         verifier.status = VerifierStatus.RETIRED
         verifier.save(update_fields=["status", "updated_at"])
         verifier.versions.update(is_active=False)

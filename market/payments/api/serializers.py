@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from market.api.serializers import MAX_ID, StrictIntegerField
 from market.payments.models import ConnectedAccount, Deposit, DepositRefund, Withdrawal
 
 
+# Money is never a float (docs/api.md "Conventions"): 1000.0 or 1e3 is refused, as on orders.
 class AmountSerializer(serializers.Serializer[dict[str, int]]):
-    amount_minor = serializers.IntegerField(min_value=1)
+    amount_minor = StrictIntegerField(min_value=1, max_value=MAX_ID)
 
 
 class RefundAmountSerializer(serializers.Serializer[dict[str, int]]):
-    amount_minor = serializers.IntegerField(
-        min_value=1, required=False, help_text="default: all that can be refunded"
+    amount_minor = StrictIntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="default: all that can be refunded"
     )
 
 

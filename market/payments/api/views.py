@@ -40,6 +40,14 @@ from market.payments.stripe_client import require_usd
 DISABLED_MESSAGE = "USD payments are disabled on this server (no Stripe keys are configured)."
 
 
+def _ascii_int(raw: str | None) -> int | None:
+    """``raw`` as an int when it is 1 to 18 ASCII digits, else None (``"²".isdigit()`` is
+    true but ``int("²")`` raises: that was a 500)."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 18:
+        return int(raw)
+    return None
+
+
 def _key(request: Request) -> str | None:
     return request.headers.get("Idempotency-Key")
 
@@ -85,12 +93,11 @@ class UsdHistoryView(APIView):
         ],
     )
     def get(self, request: Request) -> Response:
-        before = request.query_params.get("before")
-        limit = request.query_params.get("limit", "50")
+        limit = _ascii_int(request.query_params.get("limit"))
         postings = selectors.list_usd_postings(
             user=request.user,
-            before_id=int(before) if before and before.isdigit() else None,
-            limit=int(limit) if limit.isdigit() else 50,
+            before_id=_ascii_int(request.query_params.get("before")),
+            limit=50 if limit is None else limit,
         )
         results = [
             {

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from market.money import Currency, format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount
 from market.payments.models import Deposit, DepositStatus
@@ -21,7 +22,8 @@ def validate_deposit_amount(amount_minor: object) -> int:
         )
     if not low <= amount_minor <= high:
         raise InvalidAmount(
-            f"a deposit is between {low} and {high} cents",
+            f"a deposit is between {format_minor(low, Currency.USD)} and "
+            f"{format_minor(high, Currency.USD)}",
             fields={"amount_minor": [f"between {low} and {high}"]},
         )
     return amount_minor

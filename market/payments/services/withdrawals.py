@@ -58,7 +58,7 @@ def _validate(amount_minor: object) -> int:
     low = max(settings.PAYOUT_MIN_MINOR, payout_fee_for(amount_minor) + 1)
     if amount_minor < low:
         raise InvalidAmount(
-            f"the smallest withdrawal is {low} cents",
+            f"the smallest withdrawal is {format_minor(low, USD)}",
             fields={"amount_minor": [f"at least {low}"]},
         )
     return amount_minor
