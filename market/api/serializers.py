@@ -454,7 +454,7 @@ class DryRunSerializer(serializers.ModelSerializer):
 
     def get_is_current(self, dry_run: DryRun) -> bool:
         """Whether it judged the verifier's current draft (publishing needs a current pass)."""
-        from verifiers.services.publishing import draft_fingerprint
+        from verifiers.drafts import draft_fingerprint
 
         return dry_run.fingerprint == draft_fingerprint(dry_run.verifier)
 
@@ -488,8 +488,8 @@ class AuthorVerifierSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(DryRunSerializer(allow_null=True))
     def get_latest_dry_run(self, verifier: Verifier) -> dict[str, Any] | None:
-        dry_run = verifier.dry_runs.order_by("-id").first()
-        return DryRunSerializer(dry_run).data if dry_run is not None else None
+        newest = verifier.dry_runs_newest  # type: ignore[attr-defined]  # prefetched by selectors
+        return DryRunSerializer(newest[0]).data if newest else None
 
 
 class AuthorProblemSerializer(serializers.ModelSerializer):

@@ -22,13 +22,12 @@ from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
-from market.exceptions import SubmissionsClosed
 from market.login_guard import is_refused_unchecked, login_failure_window_s
 from market.models import OrderSide, Solution
 from market.money import Money
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
-from verifiers.selectors import get_active_version
+from verifiers import access as verifier_access
 
 
 def _params(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
@@ -204,7 +203,7 @@ class VerifierDetailView(GenericAPIView):
         summary="A verifier and its versions (source only when public)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        verifier = access.access_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_access.access_verifier(user=request.user, verifier_id=pk)
         return Response(s.VerifierDetailSerializer(verifier).data)
 
 
@@ -243,14 +242,9 @@ class SolutionListView(ListView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = parse_body(s.SolutionCreateSerializer, request)
-        verifier = access.access_verifier(user=request.user, verifier_id=data["verifier"])
-        version = (
-            get_active_version(verifier=verifier) or verifier.versions.order_by("-number").first()
-        )
-        if version is None:
-            raise SubmissionsClosed("this verifier has no published version")
+        verifier = verifier_access.access_verifier(user=request.user, verifier_id=data["verifier"])
         text = data["file"].read() if "file" in data else data["text"]
-        solution = submit_solution(solver=request.user, verifier_version=version, text=text)
+        solution = submit_solution(solver=request.user, verifier=verifier, text=text)
         solution = selectors.get_solution_with_verdict(solution=solution)
         body = s.SolutionSerializer(
             solution, context={"request": request, "include_text": True}

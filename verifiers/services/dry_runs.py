@@ -26,6 +26,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from judge.verdict import Outcome, Reason, Verdict
+from verifiers.access import access_own_verifier
+from verifiers.drafts import draft_fingerprint, draft_snapshot
 from verifiers.exceptions import NotEditable
 from verifiers.models import DryRun, DryRunStatus, Language, Verifier, VerifierStatus
 from verifiers.services.claims import (
@@ -37,7 +39,6 @@ from verifiers.services.claims import (
     release_claim,
 )
 from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
-from verifiers.services.publishing import _get_own_verifier, draft_fingerprint, draft_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ RAISED_WARNING = (
 def request_dry_run(*, author: AbstractBaseUser, verifier: Verifier) -> DryRun:
     """Record a dry run of the verifier's current draft and queue it for a judge worker."""
     with transaction.atomic():
-        verifier = _get_own_verifier(author=author, verifier_id=verifier.pk)
+        verifier = access_own_verifier(user=author, verifier_id=verifier.pk)
         locked = Verifier.objects.select_for_update().get(pk=verifier.pk)
         if locked.status == VerifierStatus.RETIRED:
             raise NotEditable("this verifier is retired")
