@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from market.api.models import ApiToken
-from market.exceptions import InvalidOrder, NotFound
+from market.exceptions import NotFound, UserError
 
 KEY_PREFIX = "fm"
 # fm_<12 hex>_<43 url-safe base64 characters>: anything else is not a key (and never reaches
@@ -24,7 +24,9 @@ MAX_ACTIVE_TOKENS = 20
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
-class InvalidToken(InvalidOrder):
+class InvalidToken(UserError):
+    """A token request is refused (bad name, too many active tokens)."""
+
     code = "api:invalid-token-request"
 
 

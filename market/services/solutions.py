@@ -8,7 +8,6 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
@@ -22,6 +21,7 @@ from verifiers.services.claims import (
     claim_row,
     close_old_connections_now,
     heartbeat,
+    list_stale_claims,
     new_claim_token,
     release_claim,
 )
@@ -103,15 +103,12 @@ def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int
     without a toolchain. Judging is idempotent (claims and a one-per-solution verdict), so a
     duplicate message costs a no-op.
     """
-    now = timezone.now()
-    stale = list(
-        Solution.objects.filter(
-            Q(status=SolutionStatus.PENDING, created_at__lt=now - older_than)
-            | Q(status=SolutionStatus.RUNNING, claimed_until__lt=now)
-            | Q(status=SolutionStatus.RUNNING, claimed_until__isnull=True)
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
+    stale = list_stale_claims(
+        model=Solution,
+        pending=SolutionStatus.PENDING,
+        running=SolutionStatus.RUNNING,
+        older_than=older_than,
+        limit=limit,
     )
     for solution_id in stale:
         enqueue_judging(solution_id=solution_id)

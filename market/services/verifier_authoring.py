@@ -8,6 +8,7 @@ lock_own_problem`: someone else's problem is NotFound), checks the problem's sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -36,22 +37,13 @@ def create_verifier(
 ) -> Verifier:
     """Add a draft verifier to the author's draft or published problem."""
     with transaction.atomic():
+        values = _draft_values(locals())
         problem = lock_own_problem(author=author, problem_id=problem.pk)
         if problem.status == ProblemStatus.RETIRED:
             raise NotEditable("this problem is retired; it takes no new verifiers")
         return publishing.create_draft_verifier(
             problem_id=problem.pk,
-            values={
-                "name": name,
-                "language": language,
-                "source": source,
-                "time_limit_s": time_limit_s,
-                "memory_limit_mb": memory_limit_mb,
-                "lean_project": lean_project,
-                "is_source_public": is_source_public,
-                "reference_solutions": reference_solutions,
-                "wrong_solutions": wrong_solutions,
-            },
+            values=values,
         )
 
 
@@ -72,20 +64,11 @@ def update_verifier(
     """Edit a verifier's draft. On a published verifier the live version is unchanged until
     :func:`publish_verifier` freezes the edited draft into a new version."""
     with transaction.atomic():
+        values = _draft_values(locals())
         lock_own_problem(author=author, problem_id=verifier.problem_id)
         return publishing.edit_draft_verifier(
             verifier_id=verifier.pk,
-            values={
-                "name": name,
-                "language": language,
-                "source": source,
-                "time_limit_s": time_limit_s,
-                "memory_limit_mb": memory_limit_mb,
-                "lean_project": lean_project,
-                "is_source_public": is_source_public,
-                "reference_solutions": reference_solutions,
-                "wrong_solutions": wrong_solutions,
-            },
+            values=values,
         )
 
 
@@ -103,3 +86,10 @@ def retire_verifier(*, author: AbstractBaseUser, verifier: Verifier) -> Verifier
     with transaction.atomic():
         lock_own_problem(author=author, problem_id=verifier.problem_id)
         return publishing.retire_verifier_row(verifier_id=verifier.pk)
+
+
+def _draft_values(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The draft fields among a service's own keyword arguments (their names are the keys of
+    :data:`verifiers.services.publishing.DRAFT_FIELDS`), so that each is listed once: in the
+    signature."""
+    return {key: arguments[key] for key in publishing.DRAFT_FIELDS}

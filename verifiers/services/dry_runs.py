@@ -22,7 +22,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from judge.verdict import Outcome, Reason, Verdict
@@ -35,6 +34,7 @@ from verifiers.services.claims import (
     claim_row,
     close_old_connections_now,
     heartbeat,
+    list_stale_claims,
     new_claim_token,
     release_claim,
 )
@@ -127,15 +127,12 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
 
 def requeue_stale_dry_runs(*, older_than: timedelta, limit: int = 200) -> int:
     """Re-send PENDING dry runs older than ``older_than`` and RUNNING ones whose claim expired."""
-    now = timezone.now()
-    stale = list(
-        DryRun.objects.filter(
-            Q(status=DryRunStatus.PENDING, created_at__lt=now - older_than)
-            | Q(status=DryRunStatus.RUNNING, claimed_until__lt=now)
-            | Q(status=DryRunStatus.RUNNING, claimed_until__isnull=True)
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
+    stale = list_stale_claims(
+        model=DryRun,
+        pending=DryRunStatus.PENDING,
+        running=DryRunStatus.RUNNING,
+        older_than=older_than,
+        limit=limit,
     )
     for dry_run_id in stale:
         enqueue_dry_run(dry_run_id=dry_run_id)

@@ -63,15 +63,10 @@ def create_draft_verifier(*, problem_id: int, values: Mapping[str, Any]) -> Veri
 
     Precondition: the problem row is locked and the caller checked it takes verifiers.
     """
-    fields = {DRAFT_FIELDS[key]: value for key, value in values.items()}
-    fields.setdefault("name", "main")
-    fields.setdefault("time_limit_s", 10.0)
-    fields.setdefault("memory_limit_mb", 256)
-    fields.setdefault("lean_project", "")
-    fields.setdefault("is_source_public", False)
-    fields.setdefault("reference_solutions", [])
-    fields.setdefault("wrong_solutions", [])
-    if fields.get("language") == Language.LEAN and not fields["lean_project"]:
+    # Every draft field is given (KeyError otherwise): the defaults live in the signature of
+    # market.services.verifier_authoring.create_verifier, once.
+    fields = {field: values[key] for key, field in DRAFT_FIELDS.items()}
+    if fields["language"] == Language.LEAN and not fields["lean_project"]:
         fields["lean_project"] = LeanProject.CORE
     for key in ("reference_solutions", "wrong_solutions"):
         if isinstance(fields[key], (list, tuple)):
