@@ -2,6 +2,7 @@
 
 Every API view and page that fetches an object by id on behalf of a user goes through one of
 these (Zulip's ``access_stream_by_id``): there is no other way to learn that an id exists.
+Verifiers and dry runs are fetched through ``verifiers.access``.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
 from market.exceptions import NotFound
-from market.models import Entitlement, Order, Problem, ProblemStatus, Solution
-from verifiers.models import DryRun, Verifier, VerifierStatus
+from market.models import Order, Problem, ProblemStatus, Solution
 
 PUBLIC_PROBLEM_STATUSES = (ProblemStatus.PUBLISHED, ProblemStatus.RETIRED)
 
@@ -41,46 +41,6 @@ def access_own_problem(*, user: User | None, problem_id: int) -> Problem:
     return problem
 
 
-def access_verifier(*, user: User | None, verifier_id: int) -> Verifier:
-    """A published or retired verifier of a visible problem, or any verifier of the caller's."""
-    uid = _user_id(user)
-    visible = Q(
-        problem__status__in=PUBLIC_PROBLEM_STATUSES,
-        status__in=(VerifierStatus.PUBLISHED, VerifierStatus.RETIRED),
-    )
-    if uid is not None:
-        visible |= Q(problem__author_id=uid)
-    verifier = Verifier.objects.select_related("problem").filter(visible, pk=verifier_id).first()
-    if verifier is None:
-        raise NotFound("no such verifier")
-    return verifier
-
-
-def access_own_verifier(*, user: User | None, verifier_id: int) -> Verifier:
-    uid = _user_id(user)
-    verifier = (
-        Verifier.objects.select_related("problem")
-        .filter(pk=verifier_id, problem__author_id=uid)
-        .first()
-    )
-    if verifier is None or uid is None:
-        raise NotFound("no such verifier")
-    return verifier
-
-
-def access_own_dry_run(*, user: User | None, dry_run_id: int) -> DryRun:
-    """A dry run of one of the caller's verifiers."""
-    uid = _user_id(user)
-    dry_run = (
-        DryRun.objects.select_related("verifier__problem")
-        .filter(pk=dry_run_id, verifier__problem__author_id=uid)
-        .first()
-    )
-    if dry_run is None or uid is None:
-        raise NotFound("no such dry run")
-    return dry_run
-
-
 def access_solution(*, user: User | None, solution_id: int) -> Solution:
     """A solution the caller submitted, or one they bought (hold an entitlement to).
 
@@ -108,16 +68,6 @@ def access_own_solution(*, user: User | None, solution_id: int) -> Solution:
     if solution is None or uid is None:
         raise NotFound("no such solution")
     return solution
-
-
-def can_read_solution_text(*, user: User | None, solution: Solution) -> bool:
-    uid = _user_id(user)
-    if uid is None:
-        return False
-    return (
-        solution.solver_id == uid
-        or Entitlement.objects.filter(user_id=uid, solution_id=solution.pk).exists()
-    )
 
 
 def access_own_order(*, user: User | None, order_id: int) -> Order:

@@ -7,31 +7,11 @@ Two families: :class:`UserError` (the caller's fault; never retried, shown to th
 
 from __future__ import annotations
 
-
-class DomainError(Exception):
-    code = "market:error"
-    http_status = 400
-
-    def __init__(self, message: str, *, fields: dict[str, list[str]] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fields = fields or {}
-
-
-class UserError(DomainError):
-    pass
-
-
-class PlatformError(DomainError):
-    code = "market:platform-error"
-    http_status = 503
-
-
-class NotFound(UserError):
-    """Missing and not-yours look the same (see access.py)."""
-
-    code = "not-found"
-    http_status = 404
+# The bases are re-exported: market code keeps importing its errors from one place.
+from domain.errors import DomainError as DomainError
+from domain.errors import NotFound as NotFound
+from domain.errors import PlatformError as PlatformError
+from domain.errors import UserError as UserError
 
 
 class InsufficientFunds(UserError):
@@ -65,6 +45,12 @@ class ClientOrderIdReused(UserError):
 
 class CurrencyMismatch(UserError):
     code = "market:currency-mismatch"
+
+
+class InvalidProblem(UserError):
+    """A field of a problem is out of bounds (empty title, unknown currency, NUL character)."""
+
+    code = "market:invalid-problem"
 
 
 class InvalidSolution(UserError):

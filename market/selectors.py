@@ -21,6 +21,7 @@ from market.models import (
 )
 from market.money import Currency
 from verifiers.models import Verifier, VerifierStatus, VerifierVersion
+from verifiers.selectors import author_verifiers_prefetch
 
 MAX_BOOK_DEPTH = 100
 
@@ -260,16 +261,21 @@ def list_active_versions(*, problem: Problem) -> list[VerifierVersion]:
     )
 
 
-def list_problem_verifiers(*, problem: Problem) -> list[Verifier]:
-    """A problem's verifiers (any status) with ``latest_dry_run``, for its author's page."""
-    verifiers = list(
-        Verifier.objects.filter(problem=problem).prefetch_related("versions").order_by("pk")
+# --- Reads for the author screens (API and pages alike) ---------------------------------------
+
+
+def list_author_problems(*, author: AbstractBaseUser) -> QuerySet[Problem]:
+    """Every problem of the author, drafts included, newest first, with their verifiers."""
+    return (
+        Problem.objects.filter(author_id=author.pk)
+        .prefetch_related(author_verifiers_prefetch())
+        .order_by("-created_at", "-pk")
     )
-    for verifier in verifiers:
-        verifier.latest_dry_run = verifier.dry_runs.order_by("-id").first()  # type: ignore[attr-defined]
-    return verifiers
 
 
-def list_authored_problems(*, author: AbstractBaseUser) -> QuerySet[Problem]:
-    """Every problem of the author, drafts included, newest first."""
-    return Problem.objects.filter(author_id=author.pk).order_by("-created_at", "-pk")
+def get_author_problem(*, problem_id: int) -> Problem:
+    """A problem with its verifiers, fresh from the database (after a write by its author).
+
+    Not permission-checked: callers fetch through ``market.access.access_own_problem`` first.
+    """
+    return Problem.objects.prefetch_related(author_verifiers_prefetch()).get(pk=problem_id)

@@ -1,12 +1,12 @@
-"""Typed errors of the publishing workflow (same families and shape as market.exceptions)."""
+"""Typed errors of the verifiers app (their bases live in the neutral ``domain.errors``)."""
 
 from __future__ import annotations
 
-from market.exceptions import UserError
+from domain.errors import UserError
 
 
 class InvalidVerifier(UserError):
-    """A field of a problem or verifier is out of bounds (budget over the caps, bad language)."""
+    """A field of a verifier is out of bounds (budget over the caps, bad language)."""
 
     code = "verifiers:invalid"
 

@@ -1,43 +1,53 @@
-"""Reads of the verifiers app."""
+"""Reads of the verifiers app (one selector per screen, shared by the API and the pages).
+
+``verifiers`` imports nothing of ``market``: the problem is passed by id, and the problem-level
+reads of the author screens (``market.selectors.list_author_problems``) prefetch verifiers
+through :func:`author_verifiers_prefetch`.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from collections.abc import Iterable
+
 from django.db.models import Prefetch, QuerySet
 
-from market.models import Problem
-from verifiers.models import DryRun, Verifier, VerifierStatus, VerifierVersion
+from verifiers.models import DryRun, Verifier, VerifierVersion
 
 
-def list_author_problems(*, author: AbstractBaseUser) -> QuerySet[Problem]:
-    """The author's problems in every state, newest first, with their verifiers."""
-    return (
-        Problem.objects.filter(author_id=author.pk)
-        .prefetch_related(Prefetch("verifiers", queryset=Verifier.objects.order_by("id")))
-        .order_by("-id")
-    )
+def _author_verifiers() -> QuerySet[Verifier]:
+    return Verifier.objects.prefetch_related(
+        Prefetch("versions", queryset=VerifierVersion.objects.order_by("-number")),
+        Prefetch("dry_runs", queryset=DryRun.objects.order_by("-id"), to_attr="dry_runs_newest"),
+    ).order_by("id")
 
 
-def get_author_problem(*, problem_id: int) -> Problem:
-    """A problem with its verifiers, fresh from the database (after a write by its author).
+def attach_latest_dry_runs(verifiers: Iterable[Verifier]) -> list[Verifier]:
+    """Set ``latest_dry_run`` (None when there is none) from the prefetched dry runs."""
+    rows = list(verifiers)
+    for verifier in rows:
+        newest = verifier.dry_runs_newest  # type: ignore[attr-defined]
+        verifier.latest_dry_run = newest[0] if newest else None  # type: ignore[attr-defined]
+    return rows
 
-    Not permission-checked: callers fetch through ``market.access.access_own_problem`` first.
-    """
-    return Problem.objects.prefetch_related(
-        Prefetch("verifiers", queryset=Verifier.objects.order_by("id"))
-    ).get(pk=problem_id)
+
+def author_verifiers_prefetch() -> Prefetch[Verifier]:
+    """Prefetch of a problem's verifiers (any status) for its author's screens, in id order,
+    each with ``versions`` (newest first) and ``dry_runs_newest`` (newest first)."""
+    return Prefetch("verifiers", queryset=_author_verifiers())
 
 
-def list_problem_verifiers(*, problem: Problem) -> QuerySet[Verifier]:
-    """A problem's verifiers that solvers see (published or retired), with their versions."""
-    return (
-        Verifier.objects.filter(problem=problem)
-        .exclude(status=VerifierStatus.DRAFT)
-        .prefetch_related(
-            Prefetch("versions", queryset=VerifierVersion.objects.order_by("-number"))
-        )
-        .order_by("id")
-    )
+def list_author_verifiers(*, problem_id: int) -> list[Verifier]:
+    """A problem's verifiers in every state, for its author (API and page), with
+    ``versions`` and ``latest_dry_run``. Not permission-checked: fetch the problem through
+    ``market.access.access_own_problem`` first."""
+    return attach_latest_dry_runs(_author_verifiers().filter(problem_id=problem_id))
+
+
+def get_author_verifier(*, verifier_id: int) -> Verifier:
+    """One verifier for its author's screen (after ``verifiers.access.access_own_verifier``),
+    fresh from the database, with ``versions`` and ``latest_dry_run``."""
+    verifier = _author_verifiers().select_related("problem").get(pk=verifier_id)
+    return attach_latest_dry_runs([verifier])[0]
 
 
 def get_active_version(*, verifier: Verifier) -> VerifierVersion | None:
@@ -50,4 +60,4 @@ def get_latest_dry_run(*, verifier: Verifier) -> DryRun | None:
 
 
 def list_dry_runs(*, verifier: Verifier) -> QuerySet[DryRun]:
-    return verifier.dry_runs.order_by("-id")
+    return verifier.dry_runs.select_related("verifier").order_by("-id")

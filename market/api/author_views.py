@@ -12,17 +12,25 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from market import access
+from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
 from market.api.views import ListView, parse_body
+from market.services import problems as problem_services
+from market.services import verifier_authoring
+from verifiers import access as verifier_access
 from verifiers import selectors as verifier_selectors
-from verifiers.services import dry_runs, publishing
+from verifiers.services import dry_runs
 
 
 def _problem_body(problem_id: int) -> dict[str, object]:
-    problem = verifier_selectors.get_author_problem(problem_id=problem_id)
+    problem = selectors.get_author_problem(problem_id=problem_id)
     return s.AuthorProblemSerializer(problem).data  # type: ignore[return-value]
+
+
+def _verifier_body(verifier_id: int) -> dict[str, object]:
+    verifier = verifier_selectors.get_author_verifier(verifier_id=verifier_id)
+    return s.AuthorVerifierSerializer(verifier).data  # type: ignore[return-value]
 
 
 class AuthorProblemListView(ListView):
@@ -30,7 +38,7 @@ class AuthorProblemListView(ListView):
         responses=s.AuthorProblemSerializer(many=True), summary="My problems, in every state"
     )
     def get(self, request: Request) -> Response:
-        problems = verifier_selectors.list_author_problems(author=request.user)
+        problems = selectors.list_author_problems(author=request.user)
         return self.paginated(problems, s.AuthorProblemSerializer)
 
     @extend_schema(
@@ -41,7 +49,7 @@ class AuthorProblemListView(ListView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = parse_body(s.ProblemCreateSerializer, request)
-        problem = publishing.create_problem(author=request.user, **data)
+        problem = problem_services.create_problem(author=request.user, **data)
         return Response(_problem_body(problem.pk), status=status.HTTP_201_CREATED)
 
 
@@ -60,7 +68,7 @@ class AuthorProblemDetailView(GenericAPIView):
     def patch(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
         data = parse_body(s.ProblemUpdateSerializer, request)
-        publishing.update_problem(author=request.user, problem=problem, **data)
+        problem_services.update_problem(author=request.user, problem=problem, **data)
         return Response(_problem_body(problem.pk))
 
 
@@ -73,7 +81,7 @@ class AuthorProblemPublishView(GenericAPIView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
-        publishing.publish_problem(author=request.user, problem=problem)
+        problem_services.publish_problem(author=request.user, problem=problem)
         return Response(_problem_body(problem.pk))
 
 
@@ -87,7 +95,7 @@ class AuthorProblemRetireView(GenericAPIView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
-        publishing.retire_problem(author=request.user, problem=problem)
+        problem_services.retire_problem(author=request.user, problem=problem)
         return Response(_problem_body(problem.pk))
 
 
@@ -101,15 +109,15 @@ class AuthorVerifierCreateView(GenericAPIView):
     def post(self, request: Request, pk: int) -> Response:
         problem = access.access_own_problem(user=request.user, problem_id=pk)
         data = parse_body(s.VerifierCreateSerializer, request)
-        verifier = publishing.create_verifier(author=request.user, problem=problem, **data)
-        return Response(s.AuthorVerifierSerializer(verifier).data, status=status.HTTP_201_CREATED)
+        verifier = verifier_authoring.create_verifier(author=request.user, problem=problem, **data)
+        return Response(_verifier_body(verifier.pk), status=status.HTTP_201_CREATED)
 
 
 class AuthorVerifierDetailView(GenericAPIView):
     @extend_schema(responses=s.AuthorVerifierSerializer, summary="One of my verifiers")
     def get(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
-        return Response(s.AuthorVerifierSerializer(verifier).data)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
+        return Response(_verifier_body(verifier.pk))
 
     @extend_schema(
         request=s.VerifierUpdateSerializer,
@@ -121,16 +129,16 @@ class AuthorVerifierDetailView(GenericAPIView):
     )
     @idempotent
     def patch(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
         data = parse_body(s.VerifierUpdateSerializer, request)
-        verifier = publishing.update_verifier(author=request.user, verifier=verifier, **data)
-        return Response(s.AuthorVerifierSerializer(verifier).data)
+        verifier_authoring.update_verifier(author=request.user, verifier=verifier, **data)
+        return Response(_verifier_body(verifier.pk))
 
 
 class AuthorDryRunView(ListView):
     @extend_schema(responses=s.DryRunSerializer(many=True), summary="My verifier's dry runs")
     def get(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
         return self.paginated(
             verifier_selectors.list_dry_runs(verifier=verifier), s.DryRunSerializer
         )
@@ -155,7 +163,7 @@ class AuthorDryRunView(ListView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
         dry_run = dry_runs.request_dry_run(author=request.user, verifier=verifier)
         body = s.DryRunSerializer(dry_run).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
@@ -167,7 +175,7 @@ class AuthorDryRunDetailView(GenericAPIView):
         summary="One of my dry runs (poll it until `status` is `done`)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        dry_run = access.access_own_dry_run(user=request.user, dry_run_id=pk)
+        dry_run = verifier_access.access_own_dry_run(user=request.user, dry_run_id=pk)
         return Response(s.DryRunSerializer(dry_run).data)
 
 
@@ -179,8 +187,8 @@ class AuthorVerifierPublishView(GenericAPIView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
-        version = publishing.publish_verifier(author=request.user, verifier=verifier)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
+        version = verifier_authoring.publish_verifier(author=request.user, verifier=verifier)
         return Response(s.VerifierVersionSerializer(version).data, status=status.HTTP_201_CREATED)
 
 
@@ -193,6 +201,6 @@ class AuthorVerifierRetireView(GenericAPIView):
     )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        verifier = access.access_own_verifier(user=request.user, verifier_id=pk)
-        verifier = publishing.retire_verifier(author=request.user, verifier=verifier)
-        return Response(s.AuthorVerifierSerializer(verifier).data)
+        verifier = verifier_access.access_own_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_authoring.retire_verifier(author=request.user, verifier=verifier)
+        return Response(_verifier_body(verifier.pk))

@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from market.api.models import ApiToken
-from market.exceptions import InvalidOrder, NotFound
+from market.exceptions import NotFound, UserError
 from market.services.accounts import lock_user_row
 
 KEY_PREFIX = "fm"
@@ -26,7 +26,9 @@ MAX_ACTIVE_TOKENS = 20
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
-class InvalidToken(InvalidOrder):
+class InvalidToken(UserError):
+    """A token request is refused (bad name, too many active tokens)."""
+
     code = "api:invalid-token-request"
 
 

@@ -4,6 +4,7 @@ could not be a row id, and must be a 404, not a database error)."""
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from market.api import author_views as author
+from market.api import solution_views as solutions
 from market.api import views
 from market.api.index_view import ApiIndexView
 
@@ -34,9 +35,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("problems/<id:pk>/book/", views.OrderBookView.as_view(), name="problem-book"),
     path("problems/<id:pk>/trades/", views.ProblemTradesView.as_view(), name="problem-trades"),
     path("verifiers/<id:pk>/", views.VerifierDetailView.as_view(), name="verifier-detail"),
-    path("solutions/", views.SolutionListView.as_view(), name="solution-list"),
-    path("solutions/<id:pk>/", views.SolutionDetailView.as_view(), name="solution-detail"),
-    path("solutions/<id:pk>/status/", views.SolutionStatusView.as_view(), name="solution-status"),
+    path("solutions/", solutions.SolutionListView.as_view(), name="solution-list"),
+    path("solutions/<id:pk>/", solutions.SolutionDetailView.as_view(), name="solution-detail"),
+    path(
+        "solutions/<id:pk>/status/",
+        solutions.SolutionStatusView.as_view(),
+        name="solution-status",
+    ),
     path("orders/", views.OrderListView.as_view(), name="order-list"),
     path("orders/<id:pk>/", views.OrderDetailView.as_view(), name="order-detail"),
     path("orders/<id:pk>/cancel/", views.OrderCancelView.as_view(), name="order-cancel"),

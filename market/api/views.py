@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -22,13 +21,11 @@ from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
-from market.exceptions import SubmissionsClosed
 from market.login_guard import is_refused_unchecked, login_failure_window_s
-from market.models import OrderSide, Solution
+from market.models import OrderSide
 from market.money import Money
 from market.services.orders import cancel_order, place_ask, place_bid
-from market.services.solutions import submit_solution
-from verifiers.selectors import get_active_version
+from verifiers import access as verifier_access
 
 
 def _params(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
@@ -204,95 +201,8 @@ class VerifierDetailView(GenericAPIView):
         summary="A verifier and its versions (source only when public)",
     )
     def get(self, request: Request, pk: int) -> Response:
-        verifier = access.access_verifier(user=request.user, verifier_id=pk)
+        verifier = verifier_access.access_verifier(user=request.user, verifier_id=pk)
         return Response(s.VerifierDetailSerializer(verifier).data)
-
-
-# --- solutions ------------------------------------------------------------------------------
-
-
-def _solution_etag(solution: Solution, user_id: int) -> str:
-    # The reader is part of the tag: the solver and a buyer get different bodies (`is_mine`).
-    state = (
-        f"{solution.pk}:{user_id}:{solution.status}:{solution.judged_at}:{solution.pending_reason}"
-    )
-    return '"sol-' + hashlib.sha256(state.encode()).hexdigest()[:24] + '"'
-
-
-class SolutionListView(ListView):
-    @extend_schema(
-        parameters=[s.SolutionFilterSerializer],
-        responses=s.SolutionSerializer(many=True),
-        summary="My solutions, newest first (without their text)",
-    )
-    def get(self, request: Request) -> Response:
-        params = _params(s.SolutionFilterSerializer, request)
-        solutions = selectors.list_user_solutions(
-            user=request.user, problem_id=params.get("problem"), status=params.get("status")
-        )
-        return self.paginated(solutions, s.SolutionSerializer)
-
-    @extend_schema(
-        request={
-            "application/json": s.SolutionCreateSerializer,
-            "multipart/form-data": s.SolutionCreateSerializer,
-        },
-        responses={202: s.SolutionSerializer},
-        summary="Submit a solution (text or file, at most 64 KB); judged asynchronously",
-    )
-    @idempotent
-    def post(self, request: Request) -> Response:
-        data = parse_body(s.SolutionCreateSerializer, request)
-        verifier = access.access_verifier(user=request.user, verifier_id=data["verifier"])
-        version = (
-            get_active_version(verifier=verifier) or verifier.versions.order_by("-number").first()
-        )
-        if version is None:
-            raise SubmissionsClosed("this verifier has no published version")
-        text = data["file"].read() if "file" in data else data["text"]
-        solution = submit_solution(solver=request.user, verifier_version=version, text=text)
-        solution = selectors.get_solution_with_verdict(solution=solution)
-        body = s.SolutionSerializer(
-            solution, context={"request": request, "include_text": True}
-        ).data
-        return Response(
-            body,
-            status=status.HTTP_202_ACCEPTED,
-            headers={"Location": body["url"], "ETag": _solution_etag(solution, request.user.pk)},
-        )
-
-
-class SolutionDetailView(GenericAPIView):
-    @extend_schema(
-        parameters=[IF_NONE_MATCH],
-        responses={200: s.SolutionSerializer, 304: NOT_MODIFIED},
-        summary="A solution with its verdict and text (its solver, or a buyer who owns a copy)",
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        solution = access.access_solution(user=request.user, solution_id=pk)
-        etag = _solution_etag(solution, request.user.pk)
-        if (not_modified := _not_modified(request, etag)) is not None:
-            return not_modified
-        solution = selectors.get_solution_with_verdict(solution=solution)
-        body = s.SolutionSerializer(
-            solution, context={"request": request, "include_text": True}
-        ).data
-        return Response(body, headers={"ETag": etag})
-
-
-class SolutionStatusView(GenericAPIView):
-    @extend_schema(
-        parameters=[IF_NONE_MATCH],
-        responses={200: s.SolutionStatusSerializer, 304: NOT_MODIFIED},
-        summary="Cheap verdict polling: status and verdict only, with an ETag",
-    )
-    def get(self, request: Request, pk: int) -> Response:
-        solution = access.access_solution(user=request.user, solution_id=pk)
-        etag = _solution_etag(solution, request.user.pk)
-        if (not_modified := _not_modified(request, etag)) is not None:
-            return not_modified
-        solution = selectors.get_solution_with_verdict(solution=solution)
-        return Response(s.SolutionStatusSerializer(solution).data, headers={"ETag": etag})
 
 
 # --- orders, trades, account ----------------------------------------------------------------

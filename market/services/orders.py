@@ -19,20 +19,18 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
 from activity.services.events import record_placement_events
 from market.exceptions import (
-    ClientOrderIdReused,
     CurrencyMismatch,
     InsufficientFunds,
     InvalidOrder,
     NotFound,
     NotTradable,
     OrderNotOpen,
-    SolutionNotAccepted,
 )
 from market.models import (
     Account,
@@ -43,7 +41,6 @@ from market.models import (
     OrderStatus,
     Problem,
     Solution,
-    SolutionStatus,
     Trade,
 )
 from market.money import Currency, Money, format_minor
@@ -53,6 +50,12 @@ from market.payments.services.proceeds import hold_trade_proceeds, proceeds_acco
 from market.payments.stripe_client import usd_enabled
 from market.services.ledger import LedgerBatch, get_system_account
 from market.services.matching import SCAN_CHUNK, crossing_orders, plan_fills
+from market.services.order_checks import (
+    check_ask_solution,
+    lock_problem_for_placement,
+    replay_order,
+    validate_order,
+)
 from market.services.order_writes import BookChange, lock_accounts_and_allocate, write_book_change
 
 # Re-exported: tests/market/test_book_index.py explains the engine's own query.
@@ -164,69 +167,6 @@ def _bid_keys(user_id: int, currency: str) -> list[tuple[int, AccountKind]]:
     return keys
 
 
-def _lock_problem(problem_id: int) -> Problem:
-    """Serialise everything that reads or changes ``problem_id``'s book (inside an atomic block).
-
-    FOR NO KEY UPDATE, not FOR UPDATE: it still excludes every other matcher of this problem,
-    but does not block rows that merely reference the problem (a solution being submitted,
-    a verifier being published take a KEY SHARE lock on it).
-    """
-    return Problem.objects.select_for_update(no_key=True).get(pk=problem_id)
-
-
-_PLACEMENT_LOCK_SQL = """
-SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
-       (SELECT o.id FROM market_order o
-         WHERE o.owner_id = %s AND o.client_order_id = %s LIMIT 1),
-       (SELECT s.status FROM market_solution s
-         WHERE s.id = %s AND s.solver_id = %s AND s.problem_id = p.id)
-FROM market_problem p WHERE p.id = %s
-"""
-
-
-def _lock_problem_for_placement(
-    problem_id: int, *, owner_id: int, solution_id: int | None, client_order_id: str | None
-) -> Problem:
-    """:func:`_lock_problem`, reading in the same round trip what the checks need.
-
-    ``replayed_order_id``: the owner's order with ``client_order_id``, if any (the unique
-    constraint and the problem lock make this read final for this problem).
-    ``ask_solution_status``: the status of ``solution_id`` if it is the owner's solution of
-    this problem (the ledger trigger re-checks ACCEPTED when the ask is inserted).
-    Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
-    """
-    sql = _PLACEMENT_LOCK_SQL
-    if connection.vendor == "postgresql":
-        sql += " FOR NO KEY UPDATE OF p"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [owner_id, client_order_id, solution_id, owner_id, problem_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise Problem.DoesNotExist
-    pk, status, currency, is_demo, title, slug, replayed_order_id, ask_solution_status = row
-    problem = Problem(
-        pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
-    )
-    problem._state.adding = False
-    problem.replayed_order_id = replayed_order_id  # type: ignore[attr-defined]
-    problem.ask_solution_status = ask_solution_status  # type: ignore[attr-defined]
-    return problem
-
-
-def _validate(*, price: Money, quantity: int) -> None:
-    fields: dict[str, list[str]] = {}
-    if isinstance(quantity, bool) or not isinstance(quantity, int) or quantity < 1:
-        fields["quantity"] = ["must be a positive integer"]
-    elif quantity > settings.MARKET_MAX_ORDER_QUANTITY:
-        fields["quantity"] = [f"must be at most {settings.MARKET_MAX_ORDER_QUANTITY}"]
-    if price.minor < 1:
-        fields["price_minor"] = ["must be a positive integer"]
-    elif price.minor > settings.MARKET_MAX_PRICE_MINOR:
-        fields["price_minor"] = [f"must be at most {settings.MARKET_MAX_PRICE_MINOR}"]
-    if fields:
-        raise InvalidOrder("invalid order", fields=fields)
-
-
 def _place(
     *,
     owner: AbstractBaseUser,
@@ -237,7 +177,7 @@ def _place(
     solution_id: int | None,
     client_order_id: str | None,
 ) -> Order:
-    _validate(price=price, quantity=quantity)
+    validate_order(price=price, quantity=quantity)
     if client_order_id is not None and not (1 <= len(client_order_id) <= 64):
         raise InvalidOrder(
             "invalid client order id", fields={"client_order_id": ["1 to 64 characters"]}
@@ -261,31 +201,7 @@ def _place(
         existing = Order.objects.filter(owner_id=owner.pk, client_order_id=client_order_id).first()
         if existing is None:
             raise
-        return _replay(existing, problem_id, side, price, quantity, solution_id)
-
-
-def _replay(
-    existing: Order,
-    problem_id: int,
-    side: OrderSide,
-    price: Money,
-    quantity: int,
-    solution_id: int | None,
-) -> Order:
-    same = (
-        existing.problem_id == problem_id
-        and existing.side == side
-        and existing.price_minor == price.minor
-        and existing.currency == price.currency
-        and existing.quantity == quantity
-        and existing.solution_id == solution_id
-    )
-    if not same:
-        raise ClientOrderIdReused(
-            "this client order id was already used for a different order",
-            fields={"client_order_id": ["already used"]},
-        )
-    return existing
+        return replay_order(existing, problem_id, side, price, quantity, solution_id)
 
 
 def _place_locked(
@@ -299,14 +215,14 @@ def _place_locked(
     client_order_id: str | None,
 ) -> Order:
     try:
-        problem = _lock_problem_for_placement(
+        problem = lock_problem_for_placement(
             problem_id, owner_id=owner.pk, solution_id=solution_id, client_order_id=client_order_id
         )
     except Problem.DoesNotExist:
         raise NotFound("no such problem") from None
     if problem.replayed_order_id is not None:
         existing = Order.objects.get(pk=problem.replayed_order_id)
-        return _replay(existing, problem_id, side, price, quantity, solution_id)
+        return replay_order(existing, problem_id, side, price, quantity, solution_id)
     if not problem.is_tradable:
         raise NotTradable(f"this problem is {problem.status} and cannot be traded")
     if price.currency != problem.currency:
@@ -323,7 +239,7 @@ def _place_locked(
             "the DEMO market works as usual."
         )
     if side == OrderSide.ASK:
-        _check_ask_solution(problem.ask_solution_status)
+        check_ask_solution(problem.ask_solution_status)
 
     fills = plan_fills(
         owner_id=owner.pk,
@@ -490,16 +406,6 @@ def _fill_one(order: Order, now: datetime) -> None:
     if order.remaining == 0:
         order.status = OrderStatus.FILLED
         order.closed_at = now
-
-
-def _check_ask_solution(status: str | None) -> None:
-    """``status`` is that of the seller's own solution of this problem, None if there is none."""
-    if status is None:
-        raise NotFound("no such solution of yours for this problem")
-    if status != SolutionStatus.ACCEPTED:
-        raise SolutionNotAccepted(
-            f"only an ACCEPTED solution can be offered for sale; this one is {status}"
-        )
 
 
 def _refresh_practice_bid(problem_id: int) -> None:

@@ -8,19 +8,20 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
-from verifiers.models import Language, VerifierVersion
+from verifiers.models import Language, Verifier, VerifierVersion
+from verifiers.selectors import get_active_version
 from verifiers.services.claims import (
     claim_lease,
     claim_row,
     close_old_connections_now,
     heartbeat,
+    list_stale_claims,
     new_claim_token,
     release_claim,
 )
@@ -29,12 +30,21 @@ logger = logging.getLogger(__name__)
 
 
 def submit_solution(
-    *, solver: AbstractBaseUser, verifier_version: VerifierVersion, text: str | bytes
+    *,
+    solver: AbstractBaseUser,
+    text: str | bytes,
+    verifier: Verifier | None = None,
+    verifier_version: VerifierVersion | None = None,
 ) -> Solution:
-    """Store a solution to a published verifier version and queue it for judging.
+    """Store a solution and queue it for judging; returns it (PENDING until judged).
 
+    The one place that chooses what a solution is judged against: given a ``verifier`` (the
+    API and the pages), its active version; given a ``verifier_version``, that version, which
+    must still be active. A retired or superseded version takes no solutions.
     Submitting the same text to the same version again returns the first solution.
     """
+    if (verifier is None) == (verifier_version is None):
+        raise TypeError("submit_solution takes exactly one of verifier and verifier_version")
     data = text.encode("utf-8") if isinstance(text, str) else text
     decoded = check_solution_bytes(data)
     if isinstance(decoded, Verdict):
@@ -43,17 +53,22 @@ def submit_solution(
         # PostgreSQL text cannot hold NUL: refuse it here rather than fail on insert.
         detail = "a solution cannot contain the NUL character (U+0000)"
         raise InvalidSolution(detail, fields={"text": [detail]})
-    problem = verifier_version.verifier.problem
+    problem = (verifier or verifier_version.verifier).problem  # type: ignore[union-attr]
     if problem.status != ProblemStatus.PUBLISHED:
         raise NotTradable(f"this problem is {problem.status}; it takes no solutions")
+    if verifier_version is None:
+        verifier_version = get_active_version(verifier=verifier)  # type: ignore[arg-type]
+        if verifier_version is None:
+            raise SubmissionsClosed("this verifier has no active version; it takes no solutions")
     if not verifier_version.is_active:
         raise SubmissionsClosed("this verifier version is retired or superseded")
     sha256 = hashlib.sha256(data).hexdigest()
+    version = verifier_version
     try:
         with transaction.atomic():
             solution, created = Solution.objects.get_or_create(
                 solver_id=solver.pk,
-                verifier_version=verifier_version,
+                verifier_version=version,
                 sha256=sha256,
                 defaults={"problem": problem, "text": decoded, "size_bytes": len(data)},
             )
@@ -61,7 +76,7 @@ def submit_solution(
                 transaction.on_commit(lambda: enqueue_judging(solution_id=solution.pk))
     except IntegrityError:
         solution = Solution.objects.get(
-            solver_id=solver.pk, verifier_version=verifier_version, sha256=sha256
+            solver_id=solver.pk, verifier_version=version, sha256=sha256
         )
     return solution
 
@@ -88,15 +103,12 @@ def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int
     without a toolchain. Judging is idempotent (claims and a one-per-solution verdict), so a
     duplicate message costs a no-op.
     """
-    now = timezone.now()
-    stale = list(
-        Solution.objects.filter(
-            Q(status=SolutionStatus.PENDING, created_at__lt=now - older_than)
-            | Q(status=SolutionStatus.RUNNING, claimed_until__lt=now)
-            | Q(status=SolutionStatus.RUNNING, claimed_until__isnull=True)
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
+    stale = list_stale_claims(
+        model=Solution,
+        pending=SolutionStatus.PENDING,
+        running=SolutionStatus.RUNNING,
+        older_than=older_than,
+        limit=limit,
     )
     for solution_id in stale:
         enqueue_judging(solution_id=solution_id)

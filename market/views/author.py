@@ -16,15 +16,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from market import selectors
-from market.access import access_own_problem, access_own_verifier
+from market.access import access_own_problem
 from market.exceptions import DomainError, NotFound
 from market.models import Problem, ProblemStatus
+from market.services import problems as problem_services
+from market.services import verifier_authoring
 from market.views.forms import ProblemForm, VerifierForm, join_samples
 from market.views.ratelimit import write_rate_limited
 from market.views.trading import add_domain_error
 from verifiers import selectors as verifier_selectors
+from verifiers.access import access_own_verifier
+from verifiers.drafts import draft_fingerprint
 from verifiers.models import Verifier
-from verifiers.services import dry_runs, publishing
+from verifiers.services import dry_runs
 
 
 def _own_problem(request: HttpRequest, problem_id: int) -> Problem:
@@ -43,7 +47,7 @@ def _own_verifier(request: HttpRequest, verifier_id: int) -> Verifier:
 
 @login_required
 def author_home(request: HttpRequest) -> HttpResponse:
-    problems = selectors.list_authored_problems(author=request.user)
+    problems = selectors.list_author_problems(author=request.user)
     return render(request, "market/author/home.html", {"problems": problems})
 
 
@@ -53,7 +57,7 @@ def problem_new(request: HttpRequest) -> HttpResponse:
     form = ProblemForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            problem = publishing.create_problem(author=request.user, **form.cleaned_data)
+            problem = problem_services.create_problem(author=request.user, **form.cleaned_data)
         except DomainError as error:
             add_domain_error(form, error, None)
         else:
@@ -69,7 +73,7 @@ def _problem_page(
         "problem": problem,
         "form": form,
         "is_draft": problem.status == ProblemStatus.DRAFT,
-        "verifiers": selectors.list_problem_verifiers(problem=problem),
+        "verifiers": verifier_selectors.list_author_verifiers(problem_id=problem.pk),
     }
     return render(request, "market/author/problem_edit.html", context, status=status)
 
@@ -88,7 +92,9 @@ def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
     form = ProblemForm(request.POST, initial=initial)
     if form.is_valid():
         try:
-            publishing.update_problem(author=request.user, problem=problem, **form.cleaned_data)
+            problem_services.update_problem(
+                author=request.user, problem=problem, **form.cleaned_data
+            )
         except DomainError as error:
             add_domain_error(form, error, None)
         else:
@@ -103,7 +109,7 @@ def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
 def problem_publish(request: HttpRequest, problem_id: int) -> HttpResponse:
     problem = _own_problem(request, problem_id)
     try:
-        problem = publishing.publish_problem(author=request.user, problem=problem)
+        problem = problem_services.publish_problem(author=request.user, problem=problem)
     except DomainError as error:
         messages.error(request, _error_text(error))
         return redirect("author-problem", problem_id=problem.pk)
@@ -132,7 +138,7 @@ def verifier_new(request: HttpRequest, problem_id: int) -> HttpResponse:
     form = VerifierForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            verifier = publishing.create_verifier(
+            verifier = verifier_authoring.create_verifier(
                 author=request.user, problem=problem, **form.service_kwargs()
             )
         except DomainError as error:
@@ -158,7 +164,7 @@ def _dry_run_context(verifier: Verifier) -> dict[str, Any]:
         "verifier": verifier,
         "dry_run": dry_run,
         "dry_run_is_current": dry_run is not None
-        and dry_run.fingerprint == publishing.draft_fingerprint(verifier),
+        and dry_run.fingerprint == draft_fingerprint(verifier),
         "poll_s": DRY_RUN_POLL_S if dry_run is not None and not dry_run.is_finished else None,
     }
 
@@ -193,7 +199,7 @@ def verifier_edit(request: HttpRequest, verifier_id: int) -> HttpResponse:
     form = VerifierForm(request.POST)
     if form.is_valid():
         try:
-            publishing.update_verifier(
+            verifier_authoring.update_verifier(
                 author=request.user, verifier=verifier, **form.service_kwargs()
             )
         except DomainError as error:
@@ -224,7 +230,7 @@ def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
 def verifier_publish(request: HttpRequest, verifier_id: int) -> HttpResponse:
     verifier = _own_verifier(request, verifier_id)
     try:
-        version = publishing.publish_verifier(author=request.user, verifier=verifier)
+        version = verifier_authoring.publish_verifier(author=request.user, verifier=verifier)
     except DomainError as error:
         messages.error(request, _error_text(error))
         return redirect("author-verifier", verifier_id=verifier.pk)

@@ -65,7 +65,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             submit_solution(
                 solver=request.user,
-                verifier_version=version,  # type: ignore[arg-type]
+                verifier=version.verifier,  # type: ignore[attr-defined]
                 text=form.cleaned_data["solution_bytes"],
             )
         except DomainError as error:

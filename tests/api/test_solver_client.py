@@ -11,15 +11,15 @@ import pytest
 from django.conf import settings
 
 from market.api.models import ApiToken
+from market.demo.loader import load_demo_problems
 from market.models import AccountKind, Solution, SolutionStatus, Trade
 from market.money import format_minor
 from market.services.bot import BID_PRICE_MINOR, get_or_create_bot, refresh_practice_bids
 from market.services.orders import fee_for
 from tests.factories import UserFactory
 from tests.market.helpers import assert_ledger_invariants, balance
-from verifiers.demo.loader import load_demo_problems
 
-DEMO = Path(settings.BASE_DIR) / "verifiers" / "demo" / "python" / "factor-391"
+DEMO = Path(settings.BASE_DIR) / "market" / "demo" / "python" / "factor-391"
 
 
 def _load_client():

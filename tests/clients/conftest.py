@@ -9,11 +9,11 @@ from django.conf import settings
 from django.core.cache import caches
 
 from market.api.tokens import create_api_token
+from market.demo.loader import load_demo_problems
 from market.services.bot import refresh_practice_bids
 from tests.factories import UserFactory
-from verifiers.demo.loader import load_demo_problems
 
-DEMO = Path(settings.BASE_DIR) / "verifiers" / "demo" / "python" / "factor-391"
+DEMO = Path(settings.BASE_DIR) / "market" / "demo" / "python" / "factor-391"
 WRONG = (DEMO / "wrong_solution.txt").read_text()
 RIGHT = (DEMO / "solution.txt").read_text()
 PASSWORD = "correct horse battery staple"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge.python import PythonJob, judge_python, static_check
-from verifiers.demo.loader import DEMO_DIR
+from market.demo.loader import DEMO_DIR
 
 PYTHON_DEMOS = sorted(p for p in (DEMO_DIR / "python").iterdir() if p.is_dir())
 META_KEYS = {"title", "slug", "statement_md", "time_limit_s", "memory_limit_mb"}

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from market.demo.loader import DEMO_DIR, find_demo_sources
 from market.models import (
     AccountKind,
     LedgerTransaction,
@@ -22,7 +23,6 @@ from market.services import bot as bot_service
 from market.services.ledger import get_user_account
 from market.services.orders import fee_for, place_ask
 from tests.factories import UserFactory, accepted_solution
-from verifiers.demo.loader import DEMO_DIR, find_demo_sources
 from verifiers.models import Language, VerifierVersion
 
 pytestmark = pytest.mark.django_db

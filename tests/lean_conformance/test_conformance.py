@@ -31,7 +31,7 @@ pytestmark = pytest.mark.lean_conformance
 
 HERE = Path(__file__).parent
 CASES = sorted(path for path in (HERE / "cases").iterdir() if path.is_dir())
-DEMOS_DIR = Path(judge.__file__).resolve().parents[1] / "verifiers" / "demo" / "lean"
+DEMOS_DIR = Path(judge.__file__).resolve().parents[1] / "market" / "demo" / "lean"
 DEMOS = sorted(path for path in DEMOS_DIR.iterdir() if (path / "meta.json").is_file())
 # What each demo's wrong_solution.lean must be rejected for.
 DEMO_WRONG_REASONS = {

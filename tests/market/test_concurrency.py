@@ -198,7 +198,7 @@ def test_one_problem_is_serialised_while_another_trades_in_parallel():
     """While a transaction holds problem A's book lock, B trades freely and A waits."""
     from django.db import OperationalError, transaction
 
-    from market.services.orders import _lock_problem
+    from market.services.order_checks import lock_problem as _lock_problem
 
     a, b = Market(), Market()
     buyer = UserFactory()

@@ -344,13 +344,15 @@ def test_confirming_a_withdrawal_cannot_deadlock_with_the_engine_creating_the_fe
     ]
     fee_created = threading.Event()
     errors: list[BaseException] = []
+    waited: list[bool] = []
 
     def engine_like() -> None:
         try:
             with transaction.atomic():
                 get_system_account(currency="USD", kind=AccountKind.FEES)  # uncommitted insert
                 fee_created.set()
-                time.sleep(0.5)  # the confirmation is now waiting on us (or holding HELD)
+                # Go on once the confirmation is waiting on us (or holding HELD and waiting).
+                waited.append(_wait_for_a_lock_wait())
                 lock_accounts([held])
         except BaseException as error:  # noqa: BLE001
             errors.append(error)
@@ -373,8 +375,26 @@ def test_confirming_a_withdrawal_cannot_deadlock_with_the_engine_creating_the_fe
         thread.join(30)
     close_old_connections()
     assert errors == []
+    assert waited == [True]  # the race really happened: the confirmation waited on a lock
     assert Withdrawal.objects.get(pk=withdrawal.pk).status == WithdrawalStatus.PAID
     assert_payments_invariants()
+
+
+def _wait_for_a_lock_wait(timeout_s: float = 10.0) -> bool:
+    """Poll pg_locks until another session of this database waits for a lock (True), or give
+    up after ``timeout_s`` (False). Runs inside the caller's transaction, on its connection."""
+    deadline = time.monotonic() + timeout_s
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                " WHERE NOT l.granted AND a.datname = current_database()"
+                " AND l.pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] > 0:
+                return True
+            time.sleep(0.01)  # a poll interval, not a stand-in for the condition
+    return False
 
 
 # --- a ledger movement always commits with what caused it -----------------------------------

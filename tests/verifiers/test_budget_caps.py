@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from market.services.problems import create_problem
+from market.services.verifier_authoring import create_verifier, publish_verifier, update_verifier
 from tests.factories import UserFactory
 from tests.verifiers.helpers import run_dry_run
 from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import InvalidVerifier, PublishRefused
 from verifiers.models import Verifier, VerifierVersion
-from verifiers.services.publishing import (
-    budget_caps,
-    create_problem,
-    create_verifier,
-    publish_verifier,
-    update_verifier,
-)
+from verifiers.services.publishing import budget_caps
 
 pytestmark = pytest.mark.django_db
 

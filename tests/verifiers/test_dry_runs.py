@@ -11,6 +11,8 @@ import redis
 from django.utils import timezone
 
 from market.exceptions import NotFound
+from market.services.problems import create_problem
+from market.services.verifier_authoring import create_verifier, retire_verifier
 from tests.factories import UserFactory
 from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import NotEditable
@@ -21,7 +23,6 @@ from verifiers.services.dry_runs import (
     request_dry_run,
     requeue_stale_dry_runs,
 )
-from verifiers.services.publishing import create_problem, create_verifier, retire_verifier
 
 pytestmark = pytest.mark.django_db
 

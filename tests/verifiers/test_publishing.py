@@ -6,26 +6,23 @@ import hashlib
 
 import pytest
 
-from market.exceptions import NotFound, SubmissionsClosed
+from market.exceptions import InvalidProblem, NotFound, SubmissionsClosed
 from market.models import Order, OrderStatus, ProblemStatus, Solution
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
 from market.services.orders import place_ask, place_bid
+from market.services.problems import create_problem, publish_problem, retire_problem, update_problem
 from market.services.solutions import submit_solution
+from market.services.verifier_authoring import (
+    create_verifier,
+    publish_verifier,
+    retire_verifier,
+    update_verifier,
+)
 from tests.factories import UserFactory, accepted_solution
 from tests.verifiers.helpers import run_dry_run
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import DryRun, VerifierStatus, VerifierVersion
-from verifiers.services.publishing import (
-    create_problem,
-    create_verifier,
-    publish_problem,
-    publish_verifier,
-    retire_problem,
-    retire_verifier,
-    update_problem,
-    update_verifier,
-)
 
 pytestmark = pytest.mark.django_db
 
@@ -284,7 +281,7 @@ def test_other_authors_get_not_found_and_nothing_changes(author, draft):
 
 def test_nul_characters_are_refused_as_invalid_input(author, draft):
     problem, verifier = draft
-    with pytest.raises(InvalidVerifier) as exc:
+    with pytest.raises(InvalidProblem) as exc:
         create_problem(author=author, title="a\x00b")
     assert list(exc.value.fields) == ["title"]
     with pytest.raises(InvalidVerifier) as exc:

@@ -123,3 +123,21 @@ def close_old_connections_now() -> None:
     """Drop this thread's database connection if it is broken, so the next query reconnects."""
     if connection.connection is not None and not connection.is_usable():
         connection.close()
+
+
+def list_stale_claims(
+    *, model: type[models.Model], pending: str, running: str, older_than: timedelta, limit: int
+) -> list[int]:
+    """Ids of rows to send back to their queue, oldest first: PENDING after ``older_than``
+    (its message was lost), and RUNNING whose claim expired or was never leased (its worker
+    died: no heartbeat for a whole lease)."""
+    now = timezone.now()
+    return list(
+        model._default_manager.filter(
+            Q(status=pending, created_at__lt=now - older_than)
+            | Q(status=running, claimed_until__lt=now)
+            | Q(status=running, claimed_until__isnull=True)
+        )
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:limit]
+    )

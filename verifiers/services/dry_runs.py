@@ -22,10 +22,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from judge.verdict import Outcome, Reason, Verdict
+from verifiers.access import access_own_verifier
+from verifiers.drafts import draft_fingerprint, draft_snapshot
 from verifiers.exceptions import NotEditable
 from verifiers.models import DryRun, DryRunStatus, Language, Verifier, VerifierStatus
 from verifiers.services.claims import (
@@ -33,11 +34,11 @@ from verifiers.services.claims import (
     claim_row,
     close_old_connections_now,
     heartbeat,
+    list_stale_claims,
     new_claim_token,
     release_claim,
 )
 from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
-from verifiers.services.publishing import _get_own_verifier, draft_fingerprint, draft_snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ RAISED_WARNING = (
 def request_dry_run(*, author: AbstractBaseUser, verifier: Verifier) -> DryRun:
     """Record a dry run of the verifier's current draft and queue it for a judge worker."""
     with transaction.atomic():
-        verifier = _get_own_verifier(author=author, verifier_id=verifier.pk)
+        verifier = access_own_verifier(user=author, verifier_id=verifier.pk)
         locked = Verifier.objects.select_for_update().get(pk=verifier.pk)
         if locked.status == VerifierStatus.RETIRED:
             raise NotEditable("this verifier is retired")
@@ -126,15 +127,12 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
 
 def requeue_stale_dry_runs(*, older_than: timedelta, limit: int = 200) -> int:
     """Re-send PENDING dry runs older than ``older_than`` and RUNNING ones whose claim expired."""
-    now = timezone.now()
-    stale = list(
-        DryRun.objects.filter(
-            Q(status=DryRunStatus.PENDING, created_at__lt=now - older_than)
-            | Q(status=DryRunStatus.RUNNING, claimed_until__lt=now)
-            | Q(status=DryRunStatus.RUNNING, claimed_until__isnull=True)
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
+    stale = list_stale_claims(
+        model=DryRun,
+        pending=DryRunStatus.PENDING,
+        running=DryRunStatus.RUNNING,
+        older_than=older_than,
+        limit=limit,
     )
     for dry_run_id in stale:
         enqueue_dry_run(dry_run_id=dry_run_id)

@@ -11,7 +11,7 @@ import judge
 from judge.lean import static_check
 from judge.lean.toolchain import DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_TIME_S
 
-DEMOS = Path(judge.__file__).resolve().parents[1] / "verifiers" / "demo" / "lean"
+DEMOS = Path(judge.__file__).resolve().parents[1] / "market" / "demo" / "lean"
 DEMO_DIRS = sorted(path for path in DEMOS.iterdir() if path.is_dir())
 
 

@@ -7,8 +7,8 @@ class Command(BaseCommand):
     help = "Load the demo problems and the practice bot (idempotent: a second run changes nothing)."
 
     def handle(self, *args: object, **options: object) -> None:
+        from market.demo.loader import load_demo_problems
         from market.services.bot import refresh_practice_bids
-        from verifiers.demo.loader import load_demo_problems
 
         report = load_demo_problems()
         bids = refresh_practice_bids()

@@ -1,4 +1,4 @@
-"""Load the demo problems of verifiers/demo/ into the database (idempotent).
+"""Load the demo problems of market/demo/ into the database (idempotent).
 
 Each demo folder holds a verifier, a meta.json {title, slug, statement_md, time_limit_s,
 memory_limit_mb[, project]}, a reference solution and a wrong one. The demo sources are

@@ -1,0 +1,37 @@
+"""Fields shared by the API's serializers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rest_framework import serializers
+
+from judge.budgets import MAX_SAMPLES
+
+MAX_ID = 2**63 - 1
+MAX_SAMPLE_COUNT = MAX_SAMPLES  # defined once, in judge.budgets
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer, and nothing that merely converts to one.
+
+    DRF's ``IntegerField`` takes ``100.0``, ``1e2`` (a JSON float) and ``" 100 "``: a money
+    amount or a quantity sent as a float is a client bug (a fraction, or a float that lost
+    precision), so it is refused. A string of digits is still accepted: form and multipart
+    bodies have no other type.
+    """
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool | float) or (
+            isinstance(data, str) and not _DIGITS.fullmatch(data)
+        ):
+            self.fail("invalid")
+        return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,30}")

@@ -1,0 +1,99 @@
+"""Input validation of the market's endpoints: filters, solutions, orders, tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from market.api.serializers.fields import MAX_ID, StrictIntegerField, id_field
+from market.models import (
+    OrderSide,
+    OrderStatus,
+    ProblemStatus,
+    SolutionStatus,
+)
+from market.models.problems import MAX_SOLUTION_BYTES
+from market.money import Currency
+from verifiers.models import Language
+
+
+class ProblemFilterSerializer(serializers.Serializer):
+    language = serializers.ChoiceField(choices=Language.choices, required=False)
+    demo = serializers.BooleanField(required=False, allow_null=True, default=None)
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+    status = serializers.ChoiceField(
+        choices=[ProblemStatus.PUBLISHED, ProblemStatus.RETIRED], required=False
+    )
+    q = serializers.CharField(required=False, max_length=200, allow_blank=True)
+
+
+class SolutionFilterSerializer(serializers.Serializer):
+    problem = id_field(required=False)
+    status = serializers.ChoiceField(choices=SolutionStatus.choices, required=False)
+
+
+class OrderFilterSerializer(serializers.Serializer):
+    problem = id_field(required=False)
+    status = serializers.ChoiceField(choices=OrderStatus.choices, required=False)
+    side = serializers.ChoiceField(choices=OrderSide.choices, required=False)
+
+
+class TradeFilterSerializer(serializers.Serializer):
+    problem = id_field(required=False)
+
+
+class LedgerFilterSerializer(serializers.Serializer):
+    currency = serializers.ChoiceField(choices=Currency.choices, required=False)
+
+
+class SolutionCreateSerializer(serializers.Serializer):
+    verifier = id_field(help_text="The verifier to judge against (its active version).")
+    text = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, help_text="The solution text"
+    )
+    file = serializers.FileField(required=False, help_text="Or upload it (multipart)")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        has_text, has_file = "text" in attrs, "file" in attrs
+        if has_text == has_file:
+            raise serializers.ValidationError({"text": ["give exactly one of text or file"]})
+        if has_file and attrs["file"].size > MAX_SOLUTION_BYTES:
+            raise serializers.ValidationError(
+                {"file": [f"at most {MAX_SOLUTION_BYTES} bytes; this is {attrs['file'].size}"]}
+            )
+        return attrs
+
+
+class OrderCreateSerializer(serializers.Serializer):
+    problem = id_field(required=False, help_text="Required for a bid")
+    side = serializers.ChoiceField(choices=OrderSide.choices)
+    price_minor = StrictIntegerField(min_value=1, max_value=MAX_ID)
+    currency = serializers.ChoiceField(choices=Currency.choices)
+    quantity = StrictIntegerField(min_value=1, max_value=2**31 - 1, default=1)
+    solution = id_field(required=False, help_text="Required for an ask: your ACCEPTED solution")
+    client_order_id = serializers.RegexField(
+        r"^[A-Za-z0-9_:+=/.-]{1,64}$",
+        required=False,
+        help_text="Your own id: re-sending it returns the existing order",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["side"] == OrderSide.ASK and "solution" not in attrs:
+            raise serializers.ValidationError({"solution": ["an ask needs your solution's id"]})
+        if attrs["side"] == OrderSide.BID:
+            if "problem" not in attrs:
+                raise serializers.ValidationError({"problem": ["a bid needs a problem id"]})
+            if "solution" in attrs:
+                raise serializers.ValidationError({"solution": ["a bid has no solution"]})
+        return attrs
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    username = serializers.CharField(
+        required=False, max_length=150, help_text="Only when not logged in"
+    )
+    password = serializers.CharField(
+        required=False, max_length=1000, help_text="Only when not logged in"
+    )

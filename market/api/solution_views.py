@@ -1,0 +1,116 @@
+"""The solutions endpoints: list, submit (judged asynchronously), detail and cheap polling."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from market import access, selectors
+from market.api import serializers as s
+from market.api.idempotency import idempotent
+from market.api.views import (
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    ListView,
+    _not_modified,
+    _params,
+    parse_body,
+)
+from market.models import Solution
+from market.services.solutions import submit_solution
+from verifiers import access as verifier_access
+
+
+def _solution_etag(solution: Solution, user_id: int) -> str:
+    # The reader is part of the tag: the solver and a buyer get different bodies (`is_mine`).
+    state = (
+        f"{solution.pk}:{user_id}:{solution.status}:{solution.judged_at}:{solution.pending_reason}"
+    )
+    return '"sol-' + hashlib.sha256(state.encode()).hexdigest()[:24] + '"'
+
+
+class SolutionListView(ListView):
+    @extend_schema(
+        parameters=[s.SolutionFilterSerializer],
+        responses=s.SolutionSerializer(many=True),
+        summary="My solutions, newest first (without their text)",
+    )
+    def get(self, request: Request) -> Response:
+        params = _params(s.SolutionFilterSerializer, request)
+        solutions = selectors.list_user_solutions(
+            user=request.user, problem_id=params.get("problem"), status=params.get("status")
+        )
+        return self.paginated(solutions, s.SolutionSerializer)
+
+    @extend_schema(
+        request={
+            "application/json": s.SolutionCreateSerializer,
+            "multipart/form-data": s.SolutionCreateSerializer,
+        },
+        responses={202: s.SolutionSerializer},
+        summary="Submit a solution (text or file, at most 64 KB); judged asynchronously",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = parse_body(s.SolutionCreateSerializer, request)
+        verifier = verifier_access.access_verifier(user=request.user, verifier_id=data["verifier"])
+        text = data["file"].read() if "file" in data else data["text"]
+        solution = submit_solution(solver=request.user, verifier=verifier, text=text)
+        solution = selectors.get_solution_with_verdict(solution=solution)
+        body = s.SolutionSerializer(
+            solution, context={"request": request, "include_text": True}
+        ).data
+        return Response(
+            body,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": body["url"], "ETag": _solution_etag(solution, request.user.pk)},
+        )
+
+
+def _solution_response(
+    request: Request, pk: int, render: Callable[[Solution], dict[str, Any]]
+) -> Response:
+    """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches."""
+    solution = access.access_solution(user=request.user, solution_id=pk)
+    etag = _solution_etag(solution, request.user.pk)
+    if (not_modified := _not_modified(request, etag)) is not None:
+        return not_modified
+    solution = selectors.get_solution_with_verdict(solution=solution)
+    return Response(render(solution), headers={"ETag": etag})
+
+
+class SolutionDetailView(GenericAPIView):
+    @extend_schema(
+        parameters=[IF_NONE_MATCH],
+        responses={200: s.SolutionSerializer, 304: NOT_MODIFIED},
+        summary="A solution with its verdict and text (its solver, or a buyer who owns a copy)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return _solution_response(
+            request,
+            pk,
+            lambda solution: (
+                s.SolutionSerializer(
+                    solution, context={"request": request, "include_text": True}
+                ).data
+            ),
+        )
+
+
+class SolutionStatusView(GenericAPIView):
+    @extend_schema(
+        parameters=[IF_NONE_MATCH],
+        responses={200: s.SolutionStatusSerializer, 304: NOT_MODIFIED},
+        summary="Cheap verdict polling: status and verdict only, with an ETag",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        return _solution_response(
+            request, pk, lambda solution: s.SolutionStatusSerializer(solution).data
+        )

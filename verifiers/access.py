@@ -1,0 +1,65 @@
+"""Permission-checked fetchers of verifiers and dry runs: "missing" and "not yours" raise the
+same NotFound (Zulip's ``access_stream_by_id``).
+
+``verifiers`` sits below ``market`` and imports nothing of it, so the problem's status is
+compared by value here; ``tests/verifiers/test_access.py`` holds these values equal to
+``market.access.PUBLIC_PROBLEM_STATUSES``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q
+
+from domain.errors import NotFound
+from verifiers.models import DryRun, Verifier, VerifierStatus
+
+# The values of market.models.ProblemStatus.PUBLISHED and .RETIRED: a problem solvers see.
+PUBLIC_PROBLEM_STATUS_VALUES = ("published", "retired")
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def _user_id(user: User | None) -> int | None:
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def access_verifier(*, user: User | None, verifier_id: int) -> Verifier:
+    """A published or retired verifier of a visible problem, or any verifier of the caller's."""
+    uid = _user_id(user)
+    visible = Q(
+        problem__status__in=PUBLIC_PROBLEM_STATUS_VALUES,
+        status__in=(VerifierStatus.PUBLISHED, VerifierStatus.RETIRED),
+    )
+    if uid is not None:
+        visible |= Q(problem__author_id=uid)
+    verifier = Verifier.objects.select_related("problem").filter(visible, pk=verifier_id).first()
+    if verifier is None:
+        raise NotFound("no such verifier")
+    return verifier
+
+
+def access_own_verifier(*, user: User | None, verifier_id: int) -> Verifier:
+    """A verifier of one of the caller's problems, in any state."""
+    uid = _user_id(user)
+    verifier = (
+        Verifier.objects.select_related("problem")
+        .filter(pk=verifier_id, problem__author_id=uid)
+        .first()
+    )
+    if verifier is None or uid is None:
+        raise NotFound("no such verifier")
+    return verifier
+
+
+def access_own_dry_run(*, user: User | None, dry_run_id: int) -> DryRun:
+    """A dry run of one of the caller's verifiers."""
+    uid = _user_id(user)
+    dry_run = (
+        DryRun.objects.select_related("verifier__problem")
+        .filter(pk=dry_run_id, verifier__problem__author_id=uid)
+        .first()
+    )
+    if dry_run is None or uid is None:
+        raise NotFound("no such dry run")
+    return dry_run
