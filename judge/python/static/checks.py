@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import (
     ADVICE,
     BUILTIN_METHODS,
@@ -40,6 +41,7 @@ class Checker:
     def __init__(self, analysis: Analysis) -> None:
         self.a = analysis
         self.index = analysis.index
+        self.mixed = MixedContainers(analysis)
 
     # --- helpers ---
     def scope(self, node: ast.AST) -> Scope:
@@ -54,6 +56,7 @@ class Checker:
 
     # --- entry point ---
     def check(self, node: ast.AST, tainted: set[str]) -> None:
+        self.mixed.check(node, tainted)
         if isinstance(node, ast.Call):
             self.check_call(node, tainted)
         elif isinstance(node, ast.BinOp):

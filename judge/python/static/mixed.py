@@ -1,0 +1,134 @@
+"""Containers that would mix the solution's data with library objects.
+
+The analysis labels a container "tainted" and then lets it meet builtin operations as if it
+held only builtin data (str, numbers, lists of them). A container that holds the solution's
+text *and* a library object breaks that: ``sum([sympy.Tuple(), tuple(parts)], ())`` adds the
+Tuple to the solution's strings, and ``Tuple + tuple`` sympifies (evaluates) every string;
+iterating such a list hands out the library object under the solution's label. So the
+checks refuse building one: a display, a ``.append()``/``.insert()``/``.update()``... or a
+``holder[key] = value`` that puts a value derived from the solution next to a value that is
+neither derived from it nor plain data, in either order. Keep library objects (parsed
+expressions, sympy values) in containers of their own.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from judge.python.static.rules import MUTATORS
+from judge.python.static.scope import Scope
+
+if TYPE_CHECKING:
+    from judge.python.static.taint import Analysis
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+
+
+class MixedContainers:
+    def __init__(self, analysis: Analysis) -> None:
+        self.a = analysis
+        self.index = analysis.index
+
+    def _scope(self, node: ast.AST) -> Scope:
+        return self.index.scope_of.get(id(node), self.index.tree)
+
+    def foreign(self, node: ast.AST, tainted: set[str]) -> bool:
+        """A value neither derived from the solution nor plain builtin data."""
+        if self.a.is_tainted(node, tainted):
+            return False
+        if isinstance(node, ast.Starred):
+            node = node.value
+        return not self.a.plain.is_plain(node, self._scope(node))
+
+    def holds_foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
+        """Whether the container ``node`` may hold a foreign value (conservative: yes if unsure
+        how a name was filled)."""
+        seen = set() if seen is None else seen
+        if isinstance(node, ast.Starred):
+            node = node.value
+        if isinstance(node, _DISPLAYS):
+            parts = self._elements(node)
+            return any(
+                self.foreign(part, tainted) or self.holds_foreign(part, tainted, seen)
+                for part in parts
+            )
+        if not isinstance(node, ast.Name):
+            return False  # not a container the verifier fills by name: the other checks apply
+        if node.id in seen:
+            return False
+        seen.add(node.id)
+        bindings = self.index.lookup(node.id, self._scope(node))
+        if not bindings:
+            return False
+        for binding in bindings:
+            if binding.kind == "mutate" and binding.expr is None:
+                continue  # an attribute store: refused or followed by the other checks
+            expr = binding.expr
+            if expr is None:
+                continue
+            if binding.kind in ("mutate", "aug") and self.foreign(expr, tainted):
+                return True
+            if binding.kind in ("value", "mutate") and self.holds_foreign(expr, tainted, seen):
+                return True
+            display = isinstance(expr, _DISPLAYS)
+            if binding.kind == "value" and display and self.foreign(expr, tainted):
+                return True
+        return False
+
+    @staticmethod
+    def _elements(node: ast.AST) -> list[ast.AST]:
+        if isinstance(node, ast.Dict):
+            return [part for part in (*node.keys, *node.values) if part is not None]
+        assert isinstance(node, ast.List | ast.Tuple | ast.Set)  # noqa: S101 -- by the caller
+        return list(node.elts)
+
+    # --- the checks, called for every node of an analysed function ---
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        if isinstance(node, _DISPLAYS):
+            self._check_display(node, tainted)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in MUTATORS:
+                arguments: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
+                self._check_adding(node, node.func.value, arguments, tainted)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript):
+                    self._check_adding(node, target.value, [target.slice, node.value], tainted)
+
+    def _check_display(self, node: ast.AST, tainted: set[str]) -> None:
+        parts = self._elements(node)
+        if not any(self.a.is_tainted(p, tainted) for p in parts):
+            return
+        for part in parts:
+            if self.foreign(part, tainted) or (
+                not self.a.is_tainted(part, tainted) and self.holds_foreign(part, tainted)
+            ):
+                self._flag(node, part)
+                return
+
+    def _check_adding(
+        self, node: ast.AST, holder: ast.AST, values: list[ast.AST], tainted: set[str]
+    ) -> None:
+        holder_tainted = self.a.is_tainted(holder, tainted)
+        adds_tainted = any(self.a.is_tainted(v, tainted) for v in values)
+        if holder_tainted:
+            for value in values:
+                if self.foreign(value, tainted) or self.holds_foreign(value, tainted):
+                    self._flag(node, value)
+                    return
+        if adds_tainted and self.holds_foreign(holder, tainted):
+            self._flag(node, holder)
+
+    def _flag(self, node: ast.AST, other: ast.AST) -> None:
+        text = ast.unparse(other)
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        self.a.flag(
+            node,
+            "mixed container",
+            f"a container would hold a value derived from the solution together with {shown}, "
+            "which is not plain data (builtin operations on the container, such as sum(), "
+            "would then hand the solution's text to it); keep library objects in containers "
+            "of their own, and turn the solution's parts into numbers or parse_math() results "
+            "before mixing",
+        )

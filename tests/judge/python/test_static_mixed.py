@@ -1,0 +1,131 @@
+"""Red-team findings against the publishing allowlist (issue 10, second outside-style run).
+
+A container labelled "derived from the solution" was treated as builtin data; one that also
+held a library object let a builtin operation hand the solution's text to it:
+``sum([sympy.Tuple(), tuple(parts)], ())`` runs ``Tuple + tuple``, which sympifies (evaluates)
+every string of the solution. Each case below passed ``static_check`` before the fix.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from judge.python import static_check
+
+
+def _src(body: str) -> str:
+    return '"""Format: text."""\n' + textwrap.dedent(body).lstrip("\n")
+
+
+# name -> (verifier body, the line a refusal must name)
+MIXED: dict[str, tuple[str, int]] = {
+    "sum of a display mixing a sympy Tuple and the solution's parts": (
+        """
+        import sympy
+        HEADER = sympy.Tuple()
+        def verify(solution, rng):
+            cells = tuple(solution.split(","))
+            row = sum([HEADER, cells], ())
+            return len(row) == 3 and sum(row) == 6
+        """,
+        5,
+    ),
+    "+= over a loop of a mixed tuple": (
+        """
+        import sympy
+        HEADER = sympy.Tuple()
+        def verify(solution, rng):
+            row = ()
+            for part in (HEADER, tuple(solution.split())):
+                row += part
+            return len(row) == 2
+        """,
+        5,
+    ),
+    "append of a library object to the solution's list": (
+        """
+        import sympy
+        def verify(solution, rng):
+            parts = [tuple(solution.split())]
+            parts.insert(0, sympy.Tuple())
+            return len(sum(parts, ())) == 2
+        """,
+        4,
+    ),
+    "the solution appended to a list holding a library object": (
+        """
+        import sympy
+        def verify(solution, rng):
+            parts = [sympy.Tuple()]
+            parts.append(tuple(solution.split()))
+            return len(sum(parts, ())) == 2
+        """,
+        4,
+    ),
+    "subscript store of a library object into the solution's dict": (
+        """
+        import json
+        import sympy
+        def verify(solution, rng):
+            data = json.loads(solution)
+            data["head"] = sympy.Tuple()
+            return len(sum(data.values(), ())) == 2
+        """,
+        5,
+    ),
+    "a dict display mixing both": (
+        """
+        import sympy
+        X = sympy.Symbol("x")
+        def verify(solution, rng):
+            table = {"x": X, "text": solution}
+            return len(table) == 2
+        """,
+        4,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MIXED))
+def test_a_container_mixing_the_solution_with_a_library_object_is_refused(case: str) -> None:
+    body, line = MIXED[case]
+    report = static_check(_src(body))
+
+    assert report.ok is False, case
+    assert ("mixed container", line + 1) in {(f.sink, f.line) for f in report.injection_flows}
+
+
+HONEST = {
+    "parsed values kept apart from the text": """
+        import sympy
+        from formalmarket_verify import ParseError, parse_math
+        X = sympy.Symbol("x")
+        def verify(solution, rng):
+            exprs = []
+            for part in solution.split(";"):
+                try:
+                    exprs.append(parse_math(part, {"x": X}))
+                except ParseError:
+                    return False
+            names = [part.strip() for part in solution.split(";")]
+            names.append("end")
+            return len(exprs) == 2 and sum(exprs) == 2 * X and names[-1] == "end"
+        """,
+    "a table of numbers and text": """
+        def verify(solution, rng):
+            row = {"count": 3, "text": solution}
+            parts = solution.split()
+            parts.append("x")
+            parts[0] = "y"
+            return row["count"] == len(parts)
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(HONEST))
+def test_containers_of_data_stay_allowed(case: str) -> None:
+    report = static_check(_src(HONEST[case]))
+
+    assert report.ok, report.errors
