@@ -3,7 +3,9 @@
 A container labelled "derived from the solution" was treated as builtin data; one that also
 held a library object let a builtin operation hand the solution's text to it:
 ``sum([sympy.Tuple(), tuple(parts)], ())`` runs ``Tuple + tuple``, which sympifies (evaluates)
-every string of the solution. Each case below passed ``static_check`` before the fix.
+every string of the solution. And the class of a library object, ``type(obj)``, counted as
+plain data, so its unbound methods took the solution. The first case of each passed
+``static_check`` before the fix.
 """
 
 from __future__ import annotations
@@ -86,6 +88,60 @@ MIXED: dict[str, tuple[str, int]] = {
         4,
     ),
 }
+
+
+# type(x) was a sanitiser whose result counted as plain data: the class of a library object
+# then took the solution in its unbound methods (Poly.add sympifies its argument).
+CLASS_OF_A_LIBRARY_OBJECT: dict[str, tuple[str, int]] = {
+    "type(poly).add(poly, solution)": (
+        """
+        import sympy
+        X = sympy.Symbol("x")
+        BASE = sympy.Poly(X**2, X)
+        def verify(solution, rng):
+            total = type(BASE).add(BASE, solution)
+            return str(total) == "Poly(x**2 + 1, x, domain='ZZ')"
+        """,
+        5,
+    ),
+    "type(poly).sub with a keyword": (
+        """
+        import sympy
+        X = sympy.Symbol("x")
+        def verify(solution, rng):
+            base = sympy.Poly(X, X)
+            kind = type(base)
+            return len(str(kind.sub(base, g=solution))) > 0
+        """,
+        6,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLASS_OF_A_LIBRARY_OBJECT))
+def test_the_class_of_a_library_object_is_not_plain_data(case: str) -> None:
+    body, line = CLASS_OF_A_LIBRARY_OBJECT[case]
+    report = static_check(_src(body))
+
+    assert report.ok is False, case
+    assert line + 1 in {flow.line for flow in report.injection_flows}
+
+
+def test_type_of_the_solutions_data_stays_usable() -> None:
+    report = static_check(
+        _src(
+            """
+            import ast
+            def verify(solution, rng):
+                tree = ast.parse(solution, mode="eval")
+                if type(tree.body) not in (ast.Constant,):
+                    raise ValueError("not allowed: " + type(tree.body).__name__)
+                return type(tree.body.value) in (int, float)
+            """
+        )
+    )
+
+    assert report.ok, report.errors
 
 
 @pytest.mark.parametrize("case", sorted(MIXED))
