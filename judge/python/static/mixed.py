@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from judge.python.static.rules import MUTATORS
+from judge.python.static.rules import BUILTIN_NAMES, MUTATORS
 from judge.python.static.scope import Scope
 
 if TYPE_CHECKING:
@@ -33,13 +33,45 @@ class MixedContainers:
     def _scope(self, node: ast.AST) -> Scope:
         return self.index.scope_of.get(id(node), self.index.tree)
 
-    def foreign(self, node: ast.AST, tainted: set[str]) -> bool:
-        """A value neither derived from the solution nor plain builtin data."""
-        if self.a.is_tainted(node, tainted):
+    def foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
+        """A value that may be neither derived from the solution nor plain builtin data.
+
+        Taint is flow-insensitive: ``row = sympy.Tuple()`` then ``row = row + tuple(parts)``
+        makes ``row`` "derived from the solution", yet it is the Tuple when ``+`` runs (and
+        sympifies the parts). A name is data only if every value bound to it is."""
+        seen = set() if seen is None else seen
+        if isinstance(node, ast.Starred | ast.NamedExpr):
+            return self.foreign(node.value, tainted, seen)
+        if isinstance(node, ast.IfExp):
+            alternatives = (node.body, node.orelse)
+            return any(self.foreign(value, tainted, seen) for value in alternatives)
+        if isinstance(node, ast.BoolOp):
+            return any(self.foreign(value, tainted, seen) for value in node.values)
+        if not self.a.is_tainted(node, tainted):
+            return not self.a.plain.is_plain(node, self._scope(node))
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self.foreign(node.value, tainted, seen)
+        if isinstance(node, ast.BinOp):
+            return self.foreign(node.left, tainted, seen) or self.foreign(node.right, tainted, seen)
+        if isinstance(node, ast.Call):
+            return self._returns_foreign(node)
+        # One ``seen`` per question, shared with holds_foreign: a cycle (``for x in y: y = [x]``)
+        # is answered optimistically, as a fixed point, each name once.
+        if not isinstance(node, ast.Name):
             return False
-        if isinstance(node, ast.Starred):
-            node = node.value
-        return not self.a.plain.is_plain(node, self._scope(node))
+        key = f"value {id(self._scope(node))} {node.id}"
+        if key in seen:
+            return False
+        seen.add(key)
+        for binding in self.index.lookup(node.id, self._scope(node)) or []:
+            if binding.expr is None or binding.kind in ("mutate", "opaque"):
+                continue
+            if binding.kind == "iter":
+                if self.holds_foreign(binding.expr, tainted, seen):
+                    return True
+            elif self.foreign(binding.expr, tainted, seen):
+                return True
+        return False
 
     def holds_foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
         """Whether the container ``node`` may hold a foreign value (conservative: yes if unsure
@@ -50,14 +82,15 @@ class MixedContainers:
         if isinstance(node, _DISPLAYS):
             parts = self._elements(node)
             return any(
-                self.foreign(part, tainted) or self.holds_foreign(part, tainted, seen)
+                self.foreign(part, tainted, seen) or self.holds_foreign(part, tainted, seen)
                 for part in parts
             )
         if not isinstance(node, ast.Name):
             return False  # not a container the verifier fills by name: the other checks apply
-        if node.id in seen:
+        key = f"holder {id(self._scope(node))} {node.id}"
+        if key in seen:
             return False
-        seen.add(node.id)
+        seen.add(key)
         bindings = self.index.lookup(node.id, self._scope(node))
         if not bindings:
             return False
@@ -67,13 +100,30 @@ class MixedContainers:
             expr = binding.expr
             if expr is None:
                 continue
-            if binding.kind in ("mutate", "aug") and self.foreign(expr, tainted):
+            if binding.kind in ("mutate", "aug") and self.foreign(expr, tainted, seen):
                 return True
             if binding.kind in ("value", "mutate") and self.holds_foreign(expr, tainted, seen):
                 return True
             display = isinstance(expr, _DISPLAYS)
             if binding.kind == "value" and display and self.foreign(expr, tainted):
                 return True
+        return False
+
+    def _returns_foreign(self, node: ast.Call) -> bool:
+        """An own function that may return a library object held at module level
+        (``return HEADER``), whatever it is called with. Returns built from its parameters or
+        locals depend on the call and are typed by their taint."""
+        module = self.index.bindings.get(id(self.index.tree), {})
+        for function in self.a.resolver.functions(node.func) or []:
+            for child in ast.walk(function):
+                if not isinstance(child, ast.Return) or child.value is None:
+                    continue
+                names = {n.id for n in ast.walk(child.value) if isinstance(n, ast.Name)}
+                if names & self.a.global_tainted:
+                    continue
+                if all(name in module or name in BUILTIN_NAMES for name in names):
+                    if not self.a.plain.is_plain(child.value, self.index.tree):
+                        return True
         return False
 
     @staticmethod

@@ -144,6 +144,68 @@ def test_type_of_the_solutions_data_stays_usable() -> None:
     assert report.ok, report.errors
 
 
+# Taint is flow-insensitive: a name bound to a library object and, elsewhere, to the
+# solution's data was "derived from the solution", so the checks let it meet that data.
+REBOUND: dict[str, tuple[str, int]] = {
+    "row = sympy.Tuple(); row = row + tuple(parts)": (
+        """
+        import sympy
+        def verify(solution, rng):
+            row = sympy.Tuple()
+            row = row + tuple(solution.split())
+            return len(row) == 2
+        """,
+        4,
+    ),
+    "a conditional picks the library object": (
+        """
+        import sympy
+        HEADER = sympy.Tuple()
+        def verify(solution, rng):
+            parts = tuple(solution.split())
+            head = HEADER if len(parts) > 1 else parts
+            return len(head + parts) == 2
+        """,
+        6,
+    ),
+    "a builtin-named method of a rebound library object": (
+        """
+        import sympy
+        X = sympy.Symbol("x")
+        def verify(solution, rng):
+            acc = sympy.Poly(X, X)
+            if not solution:
+                acc = solution
+            return len(str(acc.add(solution))) > 0
+        """,
+        7,
+    ),
+    "a helper that returns a module-level library object on one path": (
+        """
+        import sympy
+        HEADER = sympy.Tuple()
+        def head_of(parts):
+            if len(parts) > 1:
+                return HEADER
+            return parts
+        def verify(solution, rng):
+            parts = tuple(solution.split())
+            return len(head_of(parts) + parts) == 2
+        """,
+        9,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REBOUND))
+def test_a_name_that_may_hold_a_library_object_is_not_data(case: str) -> None:
+    body, line = REBOUND[case]
+    report = static_check(_src(body))
+
+    assert report.ok is False, case
+    assert line + 1 in {flow.line for flow in report.injection_flows}
+
+
 @pytest.mark.parametrize("case", sorted(MIXED))
 def test_a_container_mixing_the_solution_with_a_library_object_is_refused(case: str) -> None:
     body, line = MIXED[case]
@@ -154,6 +216,13 @@ def test_a_container_mixing_the_solution_with_a_library_object_is_refused(case: 
 
 
 HONEST = {
+    "a name bound in a loop over a list of itself (a cycle for the analysis)": """
+        def verify(solution, rng):
+            pending = [solution]
+            for item in pending:
+                pending = [item.strip()]
+            return item + "a" == "ba"
+        """,
     "parsed values kept apart from the text": """
         import sympy
         from formalmarket_verify import ParseError, parse_math
