@@ -14,6 +14,7 @@ expressions, sympy values) in containers of their own.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from judge.python.static.rules import BUILTIN_NAMES, MUTATORS
@@ -118,13 +119,35 @@ class MixedContainers:
             for child in ast.walk(function):
                 if not isinstance(child, ast.Return) or child.value is None:
                     continue
-                names = {n.id for n in ast.walk(child.value) if isinstance(n, ast.Name)}
-                if names & self.a.global_tainted:
-                    continue
-                if all(name in module or name in BUILTIN_NAMES for name in names):
-                    if not self.a.plain.is_plain(child.value, self.index.tree):
+                if self._context_free(child.value, module, set()):
+                    scope = self.index.scope_of.get(id(child), self.index.tree)
+                    if not self.a.plain.is_plain(child.value, scope):
                         return True
         return False
+
+    def _context_free(self, expr: ast.AST, module: Mapping[str, object], seen: set[str]) -> bool:
+        """Whether ``expr``'s value does not depend on the call: it names only module-level
+        values, builtins, and locals bound only to such expressions."""
+        for name_node in (n for n in ast.walk(expr) if isinstance(n, ast.Name)):
+            name = name_node.id
+            if name in self.a.global_tainted:
+                return False
+            scope = self._scope(name_node)
+            key = f"{id(scope)} {name}"
+            if key in seen:
+                continue
+            seen.add(key)
+            if scope is not self.index.tree and name in self.index.bindings.get(id(scope), {}):
+                bindings = self.index.bindings[id(scope)][name]
+                if not all(
+                    b.kind == "value" and b.expr is not None
+                    and self._context_free(b.expr, module, seen)
+                    for b in bindings
+                ):  # fmt: skip
+                    return False
+            elif name not in module and name not in BUILTIN_NAMES:
+                return False
+        return True
 
     @staticmethod
     def _elements(node: ast.AST) -> list[ast.AST]:

@@ -194,6 +194,20 @@ REBOUND: dict[str, tuple[str, int]] = {
         """,
         9,
     ),
+    "a helper that returns a library object it built in a local": (
+        """
+        import sympy
+        def head_of(parts):
+            empty = sympy.Tuple()
+            if len(parts) > 1:
+                return empty
+            return parts
+        def verify(solution, rng):
+            parts = tuple(solution.split())
+            return len(head_of(parts) + parts) == 2
+        """,
+        9,
+    ),
 }
 
 
