@@ -53,6 +53,13 @@ DEFAULT_FUNCTIONS: Mapping[str, Callable[..., Any]] = types.MappingProxyType({
     "factorial": sympy.factorial, "binomial": sympy.binomial, "gcd": sympy.gcd,
     "Rational": sympy.Rational,
 })  # fmt: skip
+# How many positional arguments each default function takes. Extra arguments are not more of
+# the same: ``Rational(2, 2, 1)`` passes a gcd and builds an unreduced 2/2 that is != 1 and
+# claims ``is_integer`` False; ``sqrt(4, 0)`` passes evaluate=False.
+_ARITY: Mapping[str, tuple[int, ...]] = types.MappingProxyType(
+    {name: (1,) for name in DEFAULT_FUNCTIONS}
+    | {"log": (1, 2), "binomial": (2,), "gcd": (2,), "Rational": (1, 2)}
+)
 _CONSTANTS: Mapping[str, sympy.Basic] = types.MappingProxyType(
     {"pi": sympy.pi, "E": sympy.E, "I": sympy.I, "oo": sympy.oo}
 )
@@ -205,6 +212,9 @@ class _Builder:
             or any(isinstance(a, ast.Starred) for a in node.args)
         ):
             raise ParseError("bad function arguments")
+        arity = _ARITY.get(name) if self.functions[name] is DEFAULT_FUNCTIONS.get(name) else None
+        if arity is not None and len(node.args) not in arity:
+            raise ParseError(f"{name}() takes {' or '.join(map(str, arity))} argument(s)")
         built = [self.build(argument, depth + 1) for argument in node.args]
         values = [value for value, _ in built]
         bounds = [bound for _, bound in built]
@@ -313,4 +323,17 @@ def parse_math(
         raise ParseError("expression nested too deeply") from exc
     except Exception as exc:  # noqa: BLE001 -- sympy refusing a value (TypeError, ...) is a refusal
         raise ParseError(f"the expression cannot be built: {type(exc).__name__}") from exc
+    _check_canonical(value)
     return value
+
+
+def _check_canonical(value: Any) -> None:
+    """Every rational number in the result is in lowest terms, as sympy's arithmetic assumes:
+    an unreduced one compares unequal to its own value and lies about ``is_integer``."""
+    for part in value if isinstance(value, tuple) else (value,):
+        for node in sympy.preorder_traversal(part):
+            if isinstance(node, sympy.Rational):
+                p, q = int(node.p), int(node.q)
+                reduced = q > 0 and math.gcd(p, q) == 1
+                if not reduced or (q == 1 and not isinstance(node, sympy.Integer)):
+                    raise ParseError("the expression builds a number sympy cannot compare")

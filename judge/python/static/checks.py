@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import (
     ADVICE,
     BUILTIN_METHODS,
@@ -40,13 +41,14 @@ class Checker:
     def __init__(self, analysis: Analysis) -> None:
         self.a = analysis
         self.index = analysis.index
+        self.mixed = MixedContainers(analysis)
 
     # --- helpers ---
     def scope(self, node: ast.AST) -> Scope:
         return self.index.scope_of.get(id(node), self.index.tree)
 
     def ok_operand(self, node: ast.AST, tainted: set[str]) -> bool:
-        return self.a.is_tainted(node, tainted) or self.a.plain.is_plain(node, self.scope(node))
+        return not self.mixed.foreign(node, tainted)  # derived from the solution, or plain
 
     def describe(self, node: ast.AST) -> str:
         text = ast.unparse(node)
@@ -54,6 +56,7 @@ class Checker:
 
     # --- entry point ---
     def check(self, node: ast.AST, tainted: set[str]) -> None:
+        self.mixed.check(node, tainted)
         if isinstance(node, ast.Call):
             self.check_call(node, tainted)
         elif isinstance(node, ast.BinOp):
@@ -124,9 +127,10 @@ class Checker:
     ) -> None:
         left_tainted = self.a.is_tainted(left, tainted)
         right_tainted = self.a.is_tainted(right, tainted)
-        pairs = ((left_tainted, right, right_tainted), (right_tainted, left, left_tainted))
-        for mine, other, other_tainted in pairs:
-            if mine and not other_tainted and not self.a.plain.is_plain(other, self.scope(other)):
+        if not (left_tainted or right_tainted):
+            return
+        for other in (right, left):  # each must be data: derived from the solution, or plain
+            if self.mixed.foreign(other, tainted):
                 self.a.flag(
                     node,
                     f"operator {symbol}",
@@ -265,7 +269,7 @@ class Checker:
                 for method in own:
                     a.analyse(method, frozenset(all_params_of(method)))
                 return
-            if attr in BUILTIN_METHODS:
+            if attr in BUILTIN_METHODS and not self.mixed.foreign(func.value, tainted):
                 self.check_method_arguments(node, attr, tainted)
                 return
             a.flag(

@@ -13,13 +13,15 @@ import ast
 from judge.python.static.rules import PLAIN_MODULE_ATTRIBUTES, SANITISERS
 from judge.python.static.scope import Binding, ModuleIndex, Scope
 
-# Builtins that always return a builtin value, whatever their arguments.
-_ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
+# Builtins that always return a builtin value, whatever their arguments. Not ``type``: the
+# class of a library object is a library class, whose methods take the instance explicitly
+# (``type(poly).add(poly, solution)`` sympified the solution); it is plain of a plain value.
+_ALWAYS_PLAIN = (SANITISERS - {"type"}) | {"str", "repr", "ascii", "chr", "format", "any", "all"}
 # Builtins that return a plain value when all their arguments are plain.
 _PLAIN_IF_ARGUMENTS = frozenset(
     {"abs", "round", "divmod", "pow", "list", "tuple", "dict", "set", "frozenset", "sorted",
      "reversed", "enumerate", "zip", "range", "min", "max", "sum", "iter", "next", "bytes",
-     "bytearray", "slice", "re.match", "re.fullmatch", "re.search", "re.findall",
+     "bytearray", "slice", "type", "re.match", "re.fullmatch", "re.search", "re.findall",
      "re.finditer", "re.split", "re.sub", "re.subn", "re.escape", "json.loads", "json.dumps",
      "ast.parse", "ast.literal_eval"}
 )  # fmt: skip

@@ -84,6 +84,8 @@ class Analysis:
                         cls = self.index.method_class.get(id(function))
                         everything = cls is not None and cls.name in self.tainted_classes
                         names = all_params_of(function) if everything else []
+                        if function is verify:
+                            names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
             if (self.global_tainted, self.tainted_classes, self.returns) == before:
                 return

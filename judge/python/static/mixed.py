@@ -1,0 +1,207 @@
+"""Containers that would mix the solution's data with library objects.
+
+The analysis labels a container "tainted" and then lets it meet builtin operations as if it
+held only builtin data (str, numbers, lists of them). A container that holds the solution's
+text *and* a library object breaks that: ``sum([sympy.Tuple(), tuple(parts)], ())`` adds the
+Tuple to the solution's strings, and ``Tuple + tuple`` sympifies (evaluates) every string;
+iterating such a list hands out the library object under the solution's label. So the
+checks refuse building one: a display, a ``.append()``/``.insert()``/``.update()``... or a
+``holder[key] = value`` that puts a value derived from the solution next to a value that is
+neither derived from it nor plain data, in either order. Keep library objects (parsed
+expressions, sympy values) in containers of their own.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from judge.python.static.rules import BUILTIN_NAMES, MUTATORS
+from judge.python.static.scope import Scope
+
+if TYPE_CHECKING:
+    from judge.python.static.taint import Analysis
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
+
+
+class MixedContainers:
+    def __init__(self, analysis: Analysis) -> None:
+        self.a = analysis
+        self.index = analysis.index
+
+    def _scope(self, node: ast.AST) -> Scope:
+        return self.index.scope_of.get(id(node), self.index.tree)
+
+    def foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
+        """A value that may be neither derived from the solution nor plain builtin data.
+
+        Taint is flow-insensitive: ``row = sympy.Tuple()`` then ``row = row + tuple(parts)``
+        makes ``row`` "derived from the solution", yet it is the Tuple when ``+`` runs (and
+        sympifies the parts). A name is data only if every value bound to it is."""
+        seen = set() if seen is None else seen
+        if isinstance(node, ast.Starred | ast.NamedExpr):
+            return self.foreign(node.value, tainted, seen)
+        if isinstance(node, ast.IfExp):
+            alternatives = (node.body, node.orelse)
+            return any(self.foreign(value, tainted, seen) for value in alternatives)
+        if isinstance(node, ast.BoolOp):
+            return any(self.foreign(value, tainted, seen) for value in node.values)
+        if not self.a.is_tainted(node, tainted):
+            return not self.a.plain.is_plain(node, self._scope(node))
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return self.foreign(node.value, tainted, seen)
+        if isinstance(node, ast.BinOp):
+            return self.foreign(node.left, tainted, seen) or self.foreign(node.right, tainted, seen)
+        if isinstance(node, ast.Call):
+            return self._returns_foreign(node)
+        # One ``seen`` per question, shared with holds_foreign: a cycle (``for x in y: y = [x]``)
+        # is answered optimistically, as a fixed point, each name once.
+        if not isinstance(node, ast.Name):
+            return False
+        key = f"value {id(self._scope(node))} {node.id}"
+        if key in seen:
+            return False
+        seen.add(key)
+        for binding in self.index.lookup(node.id, self._scope(node)) or []:
+            if binding.expr is None or binding.kind in ("mutate", "opaque"):
+                continue
+            if binding.kind == "iter":
+                if self.holds_foreign(binding.expr, tainted, seen):
+                    return True
+            elif self.foreign(binding.expr, tainted, seen):
+                return True
+        return False
+
+    def holds_foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
+        """Whether the container ``node`` may hold a foreign value (conservative: yes if unsure
+        how a name was filled)."""
+        seen = set() if seen is None else seen
+        if isinstance(node, ast.Starred):
+            node = node.value
+        if isinstance(node, _DISPLAYS):
+            parts = self._elements(node)
+            return any(
+                self.foreign(part, tainted, seen) or self.holds_foreign(part, tainted, seen)
+                for part in parts
+            )
+        if not isinstance(node, ast.Name):
+            return False  # not a container the verifier fills by name: the other checks apply
+        key = f"holder {id(self._scope(node))} {node.id}"
+        if key in seen:
+            return False
+        seen.add(key)
+        bindings = self.index.lookup(node.id, self._scope(node))
+        if not bindings:
+            return False
+        for binding in bindings:
+            if binding.kind == "mutate" and binding.expr is None:
+                continue  # an attribute store: refused or followed by the other checks
+            expr = binding.expr
+            if expr is None:
+                continue
+            if binding.kind in ("mutate", "aug") and self.foreign(expr, tainted, seen):
+                return True
+            if binding.kind in ("value", "mutate") and self.holds_foreign(expr, tainted, seen):
+                return True
+            display = isinstance(expr, _DISPLAYS)
+            if binding.kind == "value" and display and self.foreign(expr, tainted):
+                return True
+        return False
+
+    def _returns_foreign(self, node: ast.Call) -> bool:
+        """An own function that may return a library object held at module level
+        (``return HEADER``), whatever it is called with. Returns built from its parameters or
+        locals depend on the call and are typed by their taint."""
+        module = self.index.bindings.get(id(self.index.tree), {})
+        for function in self.a.resolver.functions(node.func) or []:
+            for child in ast.walk(function):
+                if not isinstance(child, ast.Return) or child.value is None:
+                    continue
+                if self._context_free(child.value, module, set()):
+                    scope = self.index.scope_of.get(id(child), self.index.tree)
+                    if not self.a.plain.is_plain(child.value, scope):
+                        return True
+        return False
+
+    def _context_free(self, expr: ast.AST, module: Mapping[str, object], seen: set[str]) -> bool:
+        """Whether ``expr``'s value does not depend on the call: it names only module-level
+        values, builtins, and locals bound only to such expressions."""
+        for name_node in (n for n in ast.walk(expr) if isinstance(n, ast.Name)):
+            name = name_node.id
+            if name in self.a.global_tainted:
+                return False
+            scope = self._scope(name_node)
+            key = f"{id(scope)} {name}"
+            if key in seen:
+                continue
+            seen.add(key)
+            if scope is not self.index.tree and name in self.index.bindings.get(id(scope), {}):
+                bindings = self.index.bindings[id(scope)][name]
+                if not all(
+                    b.kind == "value" and b.expr is not None
+                    and self._context_free(b.expr, module, seen)
+                    for b in bindings
+                ):  # fmt: skip
+                    return False
+            elif name not in module and name not in BUILTIN_NAMES:
+                return False
+        return True
+
+    @staticmethod
+    def _elements(node: ast.AST) -> list[ast.AST]:
+        if isinstance(node, ast.Dict):
+            return [part for part in (*node.keys, *node.values) if part is not None]
+        assert isinstance(node, ast.List | ast.Tuple | ast.Set)  # noqa: S101 -- by the caller
+        return list(node.elts)
+
+    # --- the checks, called for every node of an analysed function ---
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        if isinstance(node, _DISPLAYS):
+            self._check_display(node, tainted)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in MUTATORS:
+                arguments: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
+                self._check_adding(node, node.func.value, arguments, tainted)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript):
+                    self._check_adding(node, target.value, [target.slice, node.value], tainted)
+
+    def _check_display(self, node: ast.AST, tainted: set[str]) -> None:
+        parts = self._elements(node)
+        if not any(self.a.is_tainted(p, tainted) for p in parts):
+            return
+        for part in parts:
+            if self.foreign(part, tainted) or (
+                not self.a.is_tainted(part, tainted) and self.holds_foreign(part, tainted)
+            ):
+                self._flag(node, part)
+                return
+
+    def _check_adding(
+        self, node: ast.AST, holder: ast.AST, values: list[ast.AST], tainted: set[str]
+    ) -> None:
+        holder_tainted = self.a.is_tainted(holder, tainted)
+        adds_tainted = any(self.a.is_tainted(v, tainted) for v in values)
+        if holder_tainted:
+            for value in values:
+                if self.foreign(value, tainted) or self.holds_foreign(value, tainted):
+                    self._flag(node, value)
+                    return
+        if adds_tainted and self.holds_foreign(holder, tainted):
+            self._flag(node, holder)
+
+    def _flag(self, node: ast.AST, other: ast.AST) -> None:
+        text = ast.unparse(other)
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        self.a.flag(
+            node,
+            "mixed container",
+            f"a container would hold a value derived from the solution together with {shown}, "
+            "which is not plain data (builtin operations on the container, such as sum(), "
+            "would then hand the solution's text to it); keep library objects in containers "
+            "of their own, and turn the solution's parts into numbers or parse_math() results "
+            "before mixing",
+        )
