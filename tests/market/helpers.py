@@ -6,8 +6,11 @@ that the stateful and concurrency tests can call it after every step.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Sum
 
 from market.models import Account, AccountKind, Order, OrderSide, OrderStatus, Posting
@@ -170,6 +173,26 @@ def assert_ledger_invariants() -> None:
     their open bids + their withdrawals still in flight, plus every check of
     :data:`VIOLATIONS`.
     """
+    with _one_snapshot():
+        _check_ledger_invariants()
+
+
+@contextlib.contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """Read every table as of one moment. Inside a test's transaction nothing else can commit
+    into what it sees; outside one (live servers with real workers, where the practice bot
+    re-bids after each fill), a REPEATABLE READ transaction keeps the account and the orders
+    it is compared with from being read on either side of another commit."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def _check_ledger_invariants() -> None:
     for currency in ("DEMO", "USD"):
         total = Posting.objects.filter(currency=currency).aggregate(s=Sum("amount_minor"))["s"]
         assert (total or 0) == 0, f"{currency} does not sum to zero: {total}"
