@@ -119,13 +119,13 @@ class Budgets:
         """The standalone judge's budgets: the same variables Django's settings read."""
         env = os.environ if env is None else env
         return cls.from_caps(
-            python_max_time_s=_number(env, "JUDGE_PYTHON_MAX_TIME_S", DEFAULT_PYTHON_MAX_TIME_S),
+            python_max_time_s=env_number(env, "JUDGE_PYTHON_MAX_TIME_S", DEFAULT_PYTHON_MAX_TIME_S),
             python_max_memory_mb=int(
-                _number(env, "JUDGE_PYTHON_MAX_MEMORY_MB", DEFAULT_PYTHON_MAX_MEMORY_MB)
+                env_number(env, "JUDGE_PYTHON_MAX_MEMORY_MB", DEFAULT_PYTHON_MAX_MEMORY_MB)
             ),
-            lean_max_time_s=_number(env, "JUDGE_LEAN_MAX_TIME_S", DEFAULT_LEAN_MAX_TIME_S),
+            lean_max_time_s=env_number(env, "JUDGE_LEAN_MAX_TIME_S", DEFAULT_LEAN_MAX_TIME_S),
             lean_max_memory_mb=int(
-                _number(env, "JUDGE_LEAN_MAX_MEMORY_MB", DEFAULT_LEAN_MAX_MEMORY_MB)
+                env_number(env, "JUDGE_LEAN_MAX_MEMORY_MB", DEFAULT_LEAN_MAX_MEMORY_MB)
             ),
         )
 
@@ -135,7 +135,9 @@ class Budgets:
         return budgets[language]
 
 
-def _number(env: Mapping[str, str], name: str, default: float) -> float:
+def env_number(env: Mapping[str, str], name: str, default: float) -> float:
+    """A positive finite number from the environment variable ``name``, else ``default``;
+    ValueError naming the variable for anything else. The judge's one parser of numbers."""
     raw = env.get(name, "").strip()
     if not raw:
         return default

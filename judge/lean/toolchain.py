@@ -34,12 +34,12 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from judge.budgets import Budgets
+
 MIN_LEAN_VERSION = (4, 35, 0)
 MIN_BWRAP_VERSION = (0, 10, 0)  # --overlay-src / --overlay
 PROJECTS = ("core", "mathlib")
 FAKE_MARKER = "FAKE-TOOLCHAIN"
-DEFAULT_MAX_TIME_S = 600.0
-DEFAULT_MAX_MEMORY_MB = 8192
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -102,28 +102,17 @@ class Toolchain:
         return digest.hexdigest()
 
 
-def env_float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ToolchainUnavailable(f"{name}={raw!r} is not a number") from exc
-    if value <= 0:
-        raise ToolchainUnavailable(f"{name} must be positive")
-    return value
-
-
 def server_caps(env: Mapping[str, str] | None = None) -> tuple[float, int]:
-    """(max time in seconds, max memory in MB) that any Lean job may ask for."""
-    env = os.environ if env is None else env
+    """(max time in seconds, max memory in MB) that any Lean job may ask for.
+
+    The judge's one reading of the caps (``judge.budgets``): a malformed value makes the
+    toolchain unavailable (JUDGE_ERROR, said once), never a silent fallback to the default.
+    """
     try:
-        max_time = env_float(env, "JUDGE_LEAN_MAX_TIME_S", DEFAULT_MAX_TIME_S)
-        max_memory = int(env_float(env, "JUDGE_LEAN_MAX_MEMORY_MB", DEFAULT_MAX_MEMORY_MB))
-    except ToolchainUnavailable:
-        return DEFAULT_MAX_TIME_S, DEFAULT_MAX_MEMORY_MB
-    return max_time, max_memory
+        lean = Budgets.from_env(env).lean
+    except ValueError as exc:
+        raise ToolchainUnavailable(str(exc)) from exc
+    return lean.max_time_s, lean.max_memory_mb
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import judge
+from judge.budgets import DEFAULT_LEAN_MAX_MEMORY_MB as DEFAULT_MAX_MEMORY_MB
+from judge.budgets import DEFAULT_LEAN_MAX_TIME_S as DEFAULT_MAX_TIME_S
 from judge.lean import static_check
-from judge.lean.toolchain import DEFAULT_MAX_MEMORY_MB, DEFAULT_MAX_TIME_S
 
 DEMOS = Path(judge.__file__).resolve().parents[1] / "market" / "demo" / "lean"
 DEMO_DIRS = sorted(path for path in DEMOS.iterdir() if path.is_dir())
