@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now
 
 
 class CurrentTransactionId(models.Func):
@@ -61,6 +62,33 @@ class Event(models.Model):
     @property
     def event_id(self) -> str:
         return f"evt_{self.pk}"
+
+
+class FanoutKind(models.TextChoices):
+    ANNOUNCE_BID = "announce_bid"  # ref: a resting bid's order id
+    DISPATCH = "dispatch"  # ref: a user id whose webhooks have new events
+
+
+class Fanout(models.Model):
+    """Work for after a change commits, written in the change's own transaction (an outbox).
+
+    The matching engine's statement writes these rows through triggers (PostgreSQL, activity
+    migration 0003; ``activity.services.fanout`` on SQLite): a resting bid to announce to the
+    users who could sell to it, a trader whose webhooks have new events. The beat task
+    ``activity.drain_fanout`` claims and does them about once a second, so a placement sends
+    no broker message and none is lost with a broker outage at commit.
+    """
+
+    kind = models.CharField(max_length=16, choices=FanoutKind.choices)
+    ref = models.BigIntegerField()
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        # A trader's dispatch is queued once while one is pending (the trigger looks it up).
+        indexes = [models.Index(fields=["kind", "ref"], name="activity_fanout_kind_ref")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.ref}"
 
 
 class ReadMarker(models.Model):

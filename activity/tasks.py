@@ -26,15 +26,15 @@ def deliver_webhook_task(*, delivery_id: int) -> None:
         deliver_webhook_task.apply_async(kwargs={"delivery_id": delivery_id}, countdown=retry_in)
 
 
-@shared_task(name="activity.announce_bid", queue="default", ignore_result=True)
-def announce_bid_task(*, order_id: int) -> int:
-    """Fan a resting bid out to the users who could sell to it, then to their webhooks."""
-    from activity.services.events import announce_bid
+@shared_task(name="activity.drain_fanout", queue="default", ignore_result=True)
+def drain_fanout_task() -> int:
+    """Beat, about once a second: announce queued resting bids, dispatch queued webhooks."""
+    from activity.services.fanout import drain_fanout
 
-    sellers = announce_bid(order_id=order_id)
-    if sellers:
-        dispatch_webhooks_task.delay(user_ids=sellers)
-    return len(sellers)
+    due = drain_fanout()
+    for delivery_id in due:
+        deliver_webhook_task.delay(delivery_id=delivery_id)
+    return len(due)
 
 
 @shared_task(name="activity.sweep_webhooks", queue="default", ignore_result=True)

@@ -18,8 +18,8 @@ in the same run:
 
 Then, on the largest book and on 8 books, 8 client processes place orders concurrently
 (the same mix: rest, take, re-ask, sell into the best bid), per engine. And it counts the
-SQL statements of each kind of placement (counted with Django's execute wrapper, plus the
-BEGIN and COMMIT every placement's transaction sends). It prints ONE JSON object and asserts
+round trips of each kind of placement (statements counted with Django's execute wrapper,
+plus BEGIN and COMMIT when the call opened a transaction). It prints ONE JSON object and asserts
 no timing. Usage: ``python bench/orders.py [--ops N] [--sizes 100,10000,100000]
 [--clients 8] [--client-ops N]``.
 """
@@ -219,8 +219,12 @@ def one_round(world, services, timings, rested, rng, i) -> None:
 
 
 def count_statements() -> dict[str, dict[str, int]]:
-    """Statements per kind of placement and engine, on a small warm book (+ BEGIN, COMMIT)."""
-    from django.db import connection
+    """Round trips per kind of placement and engine, on a small warm book.
+
+    Each statement Django sends is counted, plus BEGIN and COMMIT when the call ran its
+    statements inside a transaction it opened (the legacy engine's ``transaction.atomic``);
+    a statement run in autocommit is its own transaction and one round trip.
+    """
 
     from market.models import OrderStatus
     from market.money import Currency, Money
@@ -269,18 +273,28 @@ def count_statements() -> dict[str, dict[str, int]]:
         counts[name] = {}
         rest = None
         for kind, call in calls.items():
-            seen: list[str] = []
-            with connection.execute_wrapper(lambda ex, sql, *a: (seen.append(sql), ex(sql, *a))[1]):
-                order = call()
+            order, counts[name][kind] = _round_trips(call)
             if kind == "rest_bid":
                 rest = order
-            counts[name][kind] = len(seen) + 2  # + BEGIN and COMMIT
         assert rest is not None and rest.status == OrderStatus.OPEN
-        seen = []
-        with connection.execute_wrapper(lambda ex, sql, *a: (seen.append(sql), ex(sql, *a))[1]):
-            cancel_order(user=maker, order_id=rest.pk)
-        counts[name]["cancel"] = len(seen) + 2
+        _, counts[name]["cancel"] = _round_trips(lambda: cancel_order(user=maker, order_id=rest.pk))
     return counts
+
+
+def _round_trips(call):
+    """``call()`` and its round trips: statements, plus BEGIN/COMMIT of a transaction it opened."""
+    from django.db import connection
+
+    assert connection.get_autocommit(), "count outside any transaction, as deployed"
+    autocommit: list[bool] = []
+
+    def wrapper(execute, sql, *args):
+        autocommit.append(connection.get_autocommit())
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(wrapper):
+        result = call()
+    return result, len(autocommit) + (2 if not all(autocommit) else 0)
 
 
 def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch: str):

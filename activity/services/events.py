@@ -1,10 +1,12 @@
 """Writing activity events: the outbox of what each user should learn.
 
 Events that describe money or verdicts are written inside the transaction of the change
-(:func:`record_verdict_event` from ``record_verdict``, :func:`record_placement_events` from the
-matching engine), so an event exists exactly when its change committed. Each event has a unique
+(:func:`record_verdict_event` from ``record_verdict``; a trade's events in the matching
+engine's statement, by a trigger on PostgreSQL and by :func:`record_trade_events` on
+SQLite), so an event exists exactly when its change committed. Each event has a unique
 (user, key): writing it twice is a no-op (``ON CONFLICT DO NOTHING``). Webhook deliveries and
-the "a bid arrived" fan-out happen after commit, in Celery tasks on the default queue.
+the "a bid arrived" fan-out happen after commit, in Celery tasks on the default queue (the
+engine's are queued in the outbox of ``activity.services.fanout``).
 """
 
 from __future__ import annotations
@@ -66,11 +68,13 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict) -> None:
     _after_commit_dispatch([solution.solver_id])
 
 
-def record_placement_events(*, order: Order, problem: Problem, trades: Sequence[Trade]) -> None:
-    """The engine's one activity hook, called once per placement inside its transaction.
+def record_trade_events(*, problem: Problem, trades: Sequence[Trade]) -> None:
+    """The buyer's and the seller's event of each trade, in ONE multi-row INSERT.
 
-    Writes the buyer's and the seller's event of each trade in ONE multi-row INSERT (none when
-    nothing traded); a bid left resting schedules the "a bid arrived" fan-out after commit.
+    For the Python development engine on SQLite (``make run``). On PostgreSQL the trigger
+    ``activity_trade_events`` (migration 0002) writes these same rows for every trade the
+    engine inserts, inside the placement's single statement. The fan-out that follows (webhook
+    dispatch, the announcement of a resting bid) is queued in ``activity.services.fanout``.
     """
     events: list[Event] = []
     for trade in trades:
@@ -104,21 +108,6 @@ def record_placement_events(*, order: Order, problem: Problem, trades: Sequence[
         )
     if events:
         Event.objects.bulk_create(events, ignore_conflicts=True)
-    rests_as_bid = order.side == OrderSide.BID and order.status == OrderStatus.OPEN
-    if rests_as_bid:
-        order_id = order.pk
-        user_ids = [e.user_id for e in events]
-
-        def fan_out() -> None:
-            from activity.tasks import announce_bid_task, dispatch_webhooks_task
-
-            announce_bid_task.delay(order_id=order_id)
-            if user_ids:
-                dispatch_webhooks_task.delay(user_ids=sorted(set(user_ids)))
-
-        transaction.on_commit(fan_out, robust=True)
-    elif events:
-        _after_commit_dispatch(e.user_id for e in events)
 
 
 def announce_bid(*, order_id: int) -> list[int]:

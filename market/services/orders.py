@@ -6,65 +6,68 @@ Rules (DESIGN.md, "Market and money"):
   ``quantity`` copies of one ACCEPTED solution of its owner;
 - no one trades with themselves, and no buyer buys the same solution twice: such resting
   orders are passed over (they keep their place), so the book is never crossed between
-  orders that could legally trade;
+  orders that could legally trade; orders in another currency never trade;
+- a bid holds price x quantity of its owner's available funds (USD debt is repaid first);
+  cancelling releases exactly what is still held;
 - one problem's matching is serialised by a row lock on the problem; user accounts are
   then locked in ascending id order, all at once, after the fills are planned, so that
   different problems match in parallel and never deadlock.
+
+Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
+database functions, ``market_place_order`` and ``market_cancel_order``, created by
+``market/migrations/0005_engine_functions.py``: each placement or cancel is ONE statement,
+one round trip, and the problem's lock is held only while the database works (issue 14;
+docs/market.md, "The engine"). This module validates the input, passes the settings' policy
+(fee rate, whether USD trades, the proceeds hold window, the currency with debt), turns the
+function's refusals into domain errors, and schedules the practice bot's re-bid. On SQLite
+(``make run``) the same rules run in Python, in ``market.services.dev_engine``; the
+differential test (tests/market/test_differential.py) holds both engines to one naive matcher.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
-from django.db.models import Subquery
-from django.utils import timezone
+from django.db import DatabaseError, connection, transaction
 
-from activity.services.events import record_placement_events
 from market.exceptions import (
     CurrencyMismatch,
+    DomainError,
     InsufficientFunds,
     InvalidOrder,
     NotFound,
     NotTradable,
     OrderNotOpen,
 )
-from market.models import (
-    Account,
-    AccountKind,
-    LedgerTransaction,
-    Order,
-    OrderSide,
-    OrderStatus,
-    Problem,
-    Solution,
-    Trade,
-)
+from market.models import Order, OrderSide, OrderStatus, Problem, Solution
 from market.money import Currency, Money, format_minor
 from market.payments.exceptions import UsdDisabled
-from market.payments.services.balances import settle_debt_locked
-from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
+from market.payments.services.proceeds import proceeds_account_kind, proceeds_hold_window
 from market.payments.stripe_client import usd_enabled
-from market.services.ledger import LedgerBatch, get_system_account
-from market.services.matching import SCAN_CHUNK, crossing_orders, plan_fills
-from market.services.order_checks import (
-    check_ask_solution,
-    lock_problem_for_placement,
-    replay_order,
-    validate_order,
-)
-from market.services.order_writes import BookChange, lock_accounts_and_allocate, write_book_change
+from market.services.matching import SCAN_CHUNK, crossing_orders
+from market.services.order_checks import check_ask_solution, replay_order, validate_order
 
 # Re-exported: tests/market/test_book_index.py explains the engine's own query.
 _SCAN_CHUNK = SCAN_CHUNK
-__all__ = ["cancel_order", "crossing_orders", "fee_for", "place_ask", "place_bid"]
+__all__ = ["DEBT_CURRENCY", "cancel_order", "crossing_orders", "fee_for", "place_ask", "place_bid"]
+
+# Only USD has debt (refunds and disputes of real payments): a USD bid repays it first.
+DEBT_CURRENCY = Currency.USD
+
+USD_DISABLED = (
+    "USD trading is disabled on this server (no Stripe keys are configured); "
+    "the DEMO market works as usual."
+)
 
 
 def fee_for(price_minor: int) -> int:
-    """The platform's fee on a trade at ``price_minor``, rounded down."""
+    """The platform's fee on a trade at ``price_minor``, rounded down.
+
+    The engine computes the same ``price * MARKET_FEE_BPS // 10 000`` with the rate it is
+    passed (tests/market/test_orders.py checks fees against this function).
+    """
     return price_minor * settings.MARKET_FEE_BPS // 10_000
 
 
@@ -78,7 +81,7 @@ def place_bid(
 ) -> Order:
     """Hold price × quantity of the buyer's funds, match against asks, rest the remainder."""
     return _place(
-        owner=buyer,
+        owner_id=buyer.pk,
         problem_id=problem.pk,
         side=OrderSide.BID,
         price=price,
@@ -98,7 +101,7 @@ def place_ask(
 ) -> Order:
     """Offer ``quantity`` copies of the seller's own ACCEPTED solution, matching bids first."""
     return _place(
-        owner=seller,
+        owner_id=seller.pk,
         problem_id=solution.problem_id,
         side=OrderSide.ASK,
         price=price,
@@ -110,66 +113,41 @@ def place_ask(
 
 def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
     """Cancel the user's open order and release exactly the remaining hold."""
-    with transaction.atomic():
-        # One statement finds the order's problem and locks it: missing == not yours.
-        problem_id = (
-            Problem.objects.select_for_update(no_key=True)
-            .filter(
-                pk=Subquery(
-                    Order.objects.filter(pk=order_id, owner_id=user.pk).values("problem_id")
-                )
-            )
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if problem_id is None:
-            raise NotFound("no such order")
-        # Read under the problem's lock: every change of an order takes it first.
-        order = Order.objects.get(pk=order_id)
-        if order.status != OrderStatus.OPEN:
-            raise OrderNotOpen(f"the order is already {order.status}")
-        is_bid = order.side == OrderSide.BID
-        keys = _bid_keys(order.owner_id, order.currency) if is_bid else []
-        accounts, locked, ids = lock_accounts_and_allocate(
-            keys=keys, currency=order.currency, new_order=False, transactions=int(is_bid), trades=0
-        )
-        change = BookChange(
+    if not _database_engine():
+        from market.services import dev_engine
+
+        return dev_engine.cancel(user_id=user.pk, order_id=order_id)
+    row = _call(
+        "SELECT * FROM market_cancel_order(%s, %s, %s)",
+        [user.pk, order_id, str(DEBT_CURRENCY)],
+        price=None,
+    )
+    (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
+    return _saved(
+        Order(
+            pk=order_id,
             problem_id=problem_id,
-            currency=order.currency,
-            now=timezone.now(),
-            ledger=LedgerBatch(order.currency, locked, ids.transaction_ids),
+            owner_id=user.pk,
+            side=side,
+            price_minor=price_minor,
+            currency=currency,
+            quantity=quantity,
+            remaining=remaining,
+            status=OrderStatus.CANCELLED,
+            solution_id=solution_id,
+            client_order_id=client_id,
+            created_at=row[8],
+            closed_at=row[9],
         )
-        if is_bid:
-            amount = order.price_minor * order.remaining
-            change.ledger.add(
-                kind=LedgerTransaction.Kind.BID_RELEASE,
-                legs=[
-                    (accounts[(order.owner_id, AccountKind.HELD)], -amount),
-                    (accounts[(order.owner_id, AccountKind.AVAILABLE)], amount),
-                ],
-                memo=f"cancel bid {order.pk}",
-            )
-        order.status = OrderStatus.CANCELLED
-        order.closed_at = change.now
-        change.changed_orders.append(order)
-        write_book_change(change)
-        if is_bid and _repays_debt(order.currency):
-            # After the release is written: the repayment spends what it freed.
-            _repay_debt(order.owner_id, accounts, locked)
-    return order
+    )
 
 
-def _bid_keys(user_id: int, currency: str) -> list[tuple[int, AccountKind]]:
-    """The accounts a bidder's hold moves between (and USD debt, repaid first)."""
-    keys = [(user_id, AccountKind.AVAILABLE), (user_id, AccountKind.HELD)]
-    if _repays_debt(currency):
-        keys.append((user_id, AccountKind.DEBT))
-    return keys
+_PLACE_SQL = "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
 def _place(
     *,
-    owner: AbstractBaseUser,
+    owner_id: int,
     problem_id: int,
     side: OrderSide,
     price: Money,
@@ -182,230 +160,140 @@ def _place(
         raise InvalidOrder(
             "invalid client order id", fields={"client_order_id": ["1 to 64 characters"]}
         )
-    try:
-        with transaction.atomic():
-            return _place_locked(
-                owner=owner,
+    if not _database_engine():
+        from market.services import dev_engine
+
+        order, traders, is_demo = dev_engine.place(
+            owner_id=owner_id,
+            problem_id=problem_id,
+            side=side,
+            price=price,
+            quantity=quantity,
+            solution_id=solution_id,
+            client_order_id=client_order_id,
+        )
+    else:
+        currency = price.currency
+        row = _call(
+            _PLACE_SQL,
+            [
+                owner_id,
+                problem_id,
+                str(side),
+                price.minor,
+                str(currency),
+                quantity,
+                solution_id,
+                client_order_id,
+                usd_enabled(),
+                settings.MARKET_FEE_BPS,
+                str(proceeds_account_kind(currency)),
+                proceeds_hold_window(currency),
+                str(DEBT_CURRENCY),
+            ],
+            price=price,
+        )
+        replayed_id, order_id, remaining, status, created_at, closed_at, is_demo, traders = row
+        if replayed_id is not None:
+            existing = Order.objects.get(pk=replayed_id)
+            return replay_order(existing, problem_id, side, price, quantity, solution_id)
+        if order_id is None:  # the function answers an order or a replay, never neither
+            raise RuntimeError("market_place_order returned no order")
+        order = _saved(
+            Order(
+                pk=order_id,
                 problem_id=problem_id,
+                owner_id=owner_id,
                 side=side,
-                price=price,
+                price_minor=price.minor,
+                currency=currency,
                 quantity=quantity,
+                remaining=remaining,
+                status=status,
                 solution_id=solution_id,
                 client_order_id=client_order_id,
-            )
-    except IntegrityError:
-        # The same client order id was used concurrently on another problem (the problem
-        # lock serialises the same problem): answer as the replay would.
-        if client_order_id is None:
-            raise
-        existing = Order.objects.filter(owner_id=owner.pk, client_order_id=client_order_id).first()
-        if existing is None:
-            raise
-        return replay_order(existing, problem_id, side, price, quantity, solution_id)
-
-
-def _place_locked(
-    *,
-    owner: AbstractBaseUser,
-    problem_id: int,
-    side: OrderSide,
-    price: Money,
-    quantity: int,
-    solution_id: int | None,
-    client_order_id: str | None,
-) -> Order:
-    try:
-        problem = lock_problem_for_placement(
-            problem_id, owner_id=owner.pk, solution_id=solution_id, client_order_id=client_order_id
-        )
-    except Problem.DoesNotExist:
-        raise NotFound("no such problem") from None
-    if problem.replayed_order_id is not None:
-        existing = Order.objects.get(pk=problem.replayed_order_id)
-        return replay_order(existing, problem_id, side, price, quantity, solution_id)
-    if not problem.is_tradable:
-        raise NotTradable(f"this problem is {problem.status} and cannot be traded")
-    if price.currency != problem.currency:
-        raise CurrencyMismatch(
-            f"this problem trades in {problem.currency}, not {price.currency}",
-            fields={"currency": [f"must be {problem.currency}"]},
-        )
-    currency = problem.currency
-    if currency == Currency.USD and not usd_enabled():
-        # USD balances exist only with Stripe configured; without it no USD may change hands.
-        # Cancelling (which only releases a bid's own hold) stays allowed.
-        raise UsdDisabled(
-            "USD trading is disabled on this server (no Stripe keys are configured); "
-            "the DEMO market works as usual."
-        )
-    if side == OrderSide.ASK:
-        check_ask_solution(problem.ask_solution_status)
-
-    fills = plan_fills(
-        owner_id=owner.pk,
-        problem_id=problem.pk,
-        currency=currency,
-        side=side,
-        price_minor=price.minor,
-        quantity=quantity,
-        solution_id=solution_id,
-    )
-    keys: set[tuple[int, AccountKind]] = set()
-    if side == OrderSide.BID:
-        keys |= set(_bid_keys(owner.pk, currency))
-    for fill in fills:
-        keys |= {
-            (fill.buyer_id, AccountKind.AVAILABLE),
-            (fill.buyer_id, AccountKind.HELD),
-            (fill.seller_id, proceeds_account_kind(currency)),
-        }
-    # All user accounts at once, in ascending id order, after the fills are known: the
-    # problem lock is the only lock held while planning, so no cycle can form.
-    accounts, locked, ids = lock_accounts_and_allocate(
-        keys=keys,
-        currency=currency,
-        new_order=True,
-        transactions=len(fills) + (side == OrderSide.BID),
-        trades=len(fills),
-    )
-    if fills and ids.fees_account_id is None:
-        # The fee account is a system account: neither locked nor updated (a hot row shared
-        # by every trade); its balance is the sum of its postings. Made on first use.
-        ids = dataclasses.replace(
-            ids, fees_account_id=get_system_account(currency=currency, kind=AccountKind.FEES).pk
-        )
-
-    def account(user_id: int, kind: AccountKind) -> Account:
-        return accounts[(user_id, kind)]
-
-    if side == OrderSide.BID:
-        if _repays_debt(currency):
-            # Money owed to the platform (a refund or dispute of spent funds) is repaid before
-            # it can buy anything; a refusal below rolls the repayment back too.
-            _repay_debt(owner.pk, accounts, locked)
-        hold = price.minor * quantity
-        have = locked[account(owner.pk, AccountKind.AVAILABLE).pk].balance_minor
-        if have < hold:
-            raise InsufficientFunds(
-                f"This bid needs {format_minor(hold, currency)}; "
-                f"you have {format_minor(have, currency)} available.",
-                fields={"price_minor": ["not enough available funds"]},
-            )
-
-    now = timezone.now()
-    order = Order(
-        pk=ids.order_id,
-        problem_id=problem.pk,
-        owner_id=owner.pk,
-        side=side,
-        price_minor=price.minor,
-        currency=currency,
-        quantity=quantity,
-        remaining=quantity - len(fills),
-        status=OrderStatus.FILLED if len(fills) == quantity else OrderStatus.OPEN,
-        solution_id=solution_id,
-        client_order_id=client_order_id,
-        created_at=now,
-        closed_at=now if len(fills) == quantity else None,
-    )
-    change = BookChange(
-        problem_id=problem.pk,
-        currency=currency,
-        now=now,
-        ledger=LedgerBatch(currency, locked, ids.transaction_ids),
-        new_orders=[order],
-    )
-    if side == OrderSide.BID:
-        change.ledger.add(
-            kind=LedgerTransaction.Kind.BID_HOLD,
-            legs=[
-                (account(owner.pk, AccountKind.AVAILABLE), -hold),
-                (account(owner.pk, AccountKind.HELD), hold),
-            ],
-            memo=f"hold for bid {order.pk}",
-        )
-    fees = Account(pk=ids.fees_account_id, owner_id=None, currency=currency, kind=AccountKind.FEES)
-    for fill, trade_id in zip(fills, ids.trade_ids, strict=True):
-        bid_id, ask_id = (
-            (order.pk, fill.resting.pk)
-            if side == OrderSide.BID
-            else (
-                fill.resting.pk,
-                order.pk,
+                created_at=created_at,
+                closed_at=closed_at,
             )
         )
-        bid_price = price.minor if side == OrderSide.BID else fill.resting.price_minor
-        fee = fee_for(fill.price_minor)
-        # The bid held its own price per copy; the maker's price is paid, the rest released.
-        improvement = bid_price - fill.price_minor
-        legs = [
-            (account(fill.buyer_id, AccountKind.HELD), -bid_price),
-            # USD proceeds wait in PENDING for their hold window (market.payments).
-            (account(fill.seller_id, proceeds_account_kind(currency)), fill.price_minor - fee),
-            (fees, fee),
-        ]
-        if improvement:
-            legs.append((account(fill.buyer_id, AccountKind.AVAILABLE), improvement))
-        txn_id = change.ledger.add(
-            kind=LedgerTransaction.Kind.TRADE,
-            legs=legs,
-            memo=f"solution {fill.solution_id}: bid {bid_id} x ask {ask_id}",
-        )
-        change.trades.append(
-            Trade(
-                pk=trade_id,
-                problem_id=problem.pk,
-                bid_id=bid_id,
-                ask_id=ask_id,
-                buyer_id=fill.buyer_id,
-                seller_id=fill.seller_id,
-                solution_id=fill.solution_id,
-                price_minor=fill.price_minor,
-                fee_minor=fee,
-                currency=currency,
-                maker_side=fill.resting.side,
-                ledger_transaction_id=txn_id,
-                created_at=now,
-            )
-        )
-        _fill_one(fill.resting, now)
-        change.changed_orders.append(fill.resting)
-    write_book_change(change)
-    for trade in change.trades:
-        hold_trade_proceeds(trade=trade)
-    # Activity (activity/services/events.py): at most one multi-row INSERT, the rest after commit.
-    record_placement_events(order=order, problem=problem, trades=change.trades)
-    if fills and problem.is_demo:
+    # The activity feed's fan-out (announcing a resting bid, the traders' webhooks) was queued
+    # in the same transaction (activity.services.fanout): no broker message per placement.
+    if traders and is_demo:
         # The practice bot re-bids on the fill itself, not only at its next beat.
+        problem_id = order.problem_id
         transaction.on_commit(lambda: _refresh_practice_bid(problem_id))
     return order
 
 
-def _repays_debt(currency: str) -> bool:
-    """Only USD has debt (refunds and disputes of real payments)."""
-    return currency == Currency.USD
+def _database_engine() -> bool:
+    """The database's functions on PostgreSQL; the Python development engine on SQLite."""
+    return connection.vendor == "postgresql"
 
 
-def _repay_debt(
-    user_id: int, accounts: dict[tuple[int, AccountKind], Account], locked: dict[int, Account]
-) -> None:
-    """Repay the user's USD debt from their available USD (their accounts are locked)."""
-    settle_debt_locked(
-        user_id=user_id,
-        accounts={
-            AccountKind.AVAILABLE: accounts[(user_id, AccountKind.AVAILABLE)],
-            AccountKind.DEBT: accounts[(user_id, AccountKind.DEBT)],
-        },
-        locked=locked,
-    )
+def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...]:
+    """Run one engine function; its refusals become domain errors (and wrote nothing).
+
+    Outside a transaction the call is its own transaction: one round trip, committed when it
+    returns. Inside one (a test, a caller's atomic block) it runs in a savepoint, so that a
+    refusal leaves the caller's transaction usable.
+    """
+    try:
+        if connection.in_atomic_block:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchone()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+    except DatabaseError as exc:
+        refusal = _refusal(exc, price)
+        if refusal is None:
+            raise
+        raise refusal from None
 
 
-def _fill_one(order: Order, now: datetime) -> None:
-    """Take one copy off a resting order, in memory (written by ``write_book_change``)."""
-    order.remaining -= 1
-    if order.remaining == 0:
-        order.status = OrderStatus.FILLED
-        order.closed_at = now
+def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | None:
+    """The domain error for an engine function's ``formalmarket:<code>`` refusal."""
+    diag = getattr(exc.__cause__, "diag", None)
+    message = getattr(diag, "message_primary", None) or ""
+    if not message.startswith("formalmarket:"):
+        return None
+    code, detail = message.removeprefix("formalmarket:"), getattr(diag, "message_detail", "")
+    if code == "no-such-problem":
+        return NotFound("no such problem")
+    if code == "no-such-order":
+        return NotFound("no such order")
+    if code == "order-not-open":
+        return OrderNotOpen(f"the order is already {detail}")
+    if code == "not-tradable":
+        return NotTradable(f"this problem is {detail} and cannot be traded")
+    if code == "usd-disabled":
+        return UsdDisabled(USD_DISABLED)
+    if code in {"no-such-solution", "solution-not-accepted"}:
+        try:
+            check_ask_solution(detail if code == "solution-not-accepted" else None)
+        except DomainError as error:
+            return error
+    assert price is not None, code
+    if code == "currency-mismatch":
+        return CurrencyMismatch(
+            f"this problem trades in {detail}, not {price.currency}",
+            fields={"currency": [f"must be {detail}"]},
+        )
+    if code == "insufficient-funds":
+        hold, have = (int(part) for part in detail.split())
+        return InsufficientFunds(
+            f"This bid needs {format_minor(hold, price.currency)}; "
+            f"you have {format_minor(have, price.currency)} available.",
+            fields={"price_minor": ["not enough available funds"]},
+        )
+    return None
+
+
+def _saved(order: Order) -> Order:
+    order._state.adding = False
+    order._state.db = connection.alias
+    return order
 
 
 def _refresh_practice_bid(problem_id: int) -> None:

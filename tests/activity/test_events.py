@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from activity.models import Event, EventKind
+from activity.models import Event, EventKind, Fanout, FanoutKind
 from activity.selectors import count_unread, describe_event
 from activity.services.events import announce_bid, mark_read
 from judge.verdict import Outcome, Reason, Verdict
@@ -86,7 +86,8 @@ def test_a_fill_tells_buyer_and_seller_with_money_in_their_terms():
     )
 
 
-def test_a_placement_with_fills_costs_exactly_one_extra_insert():
+def test_a_placements_trade_events_are_written_in_its_one_statement():
+    """No INSERT of events from Python: the trigger writes them with the trades."""
     market = Market()
     buyer = funded(100_000)
     for _ in range(3):
@@ -98,10 +99,38 @@ def test_a_placement_with_fills_costs_exactly_one_extra_insert():
     with CaptureQueriesContext(connection) as queries:
         place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=3)
 
-    activity_inserts = [q for q in queries if 'INSERT INTO "activity_' in q["sql"]]
-    assert len(activity_inserts) == 1
+    assert not [q for q in queries if "activity_" in q["sql"]]
     assert Event.objects.filter(kind=EventKind.ASK_FILLED).count() == 3
     assert Event.objects.filter(user=buyer, kind=EventKind.BID_FILLED).count() == 3
+
+
+def test_the_trigger_and_the_sqlite_writer_write_the_same_events():
+    """activity_trade_events (PostgreSQL) and record_trade_events (SQLite's dev engine)."""
+    from activity.services.events import record_trade_events
+    from market.models import Trade
+
+    market = Market(title="Same events")
+    buyer = funded(100_000)
+    for price in (100, 250):
+        seller = UserFactory()
+        place_ask(
+            seller=seller, solution=market.accepted(solver=seller), price=demo(price), quantity=1
+        )
+    place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=2)
+
+    def written():
+        return sorted(
+            (e.user_id, e.kind, e.key, e.payload, e.created_at)
+            for e in Event.objects.filter(kind__in=[EventKind.ASK_FILLED, EventKind.BID_FILLED])
+        )
+
+    by_trigger = written()
+    assert len(by_trigger) == 4
+    Event.objects.all().delete()
+    trades = list(Trade.objects.filter(problem=market.problem).order_by("id"))
+    record_trade_events(problem=market.problem, trades=trades)
+    by_python = written()
+    assert [row[:4] for row in by_python] == [row[:4] for row in by_trigger]
 
 
 def test_a_resting_bid_reaches_sellers_who_could_sell_to_it_once():
@@ -119,8 +148,9 @@ def test_a_resting_bid_reaches_sellers_who_could_sell_to_it_once():
 
     bid = place_bid(buyer=bidder, problem=market.problem, price=demo(300), quantity=2)
 
-    # The bid rested: nothing was written in the engine; the fan-out runs after commit.
+    # The bid rested: no event yet; its announcement is queued (activity.services.fanout).
     assert Event.objects.count() == 0
+    assert Fanout.objects.filter(kind=FanoutKind.ANNOUNCE_BID, ref=bid.pk).exists()
     assert announce_bid(order_id=bid.pk) == [seller.pk]
     assert announce_bid(order_id=bid.pk) == [seller.pk]  # a retried task: still one event
     [event] = Event.objects.all()

@@ -84,3 +84,13 @@ def legs(txn) -> set[tuple[object, str, int]]:
 PHASES = [Phase.explicit, Phase.reuse, Phase.generate] + (
     [Phase.shrink] if os.environ.get("FM_HYPOTHESIS_SHRINK") == "1" else []
 )
+
+
+@pytest.fixture(params=["database", "python"])
+def engine(request, monkeypatch):
+    """Run a test against each engine: the database functions and the Python one (SQLite's)."""
+    from market.services import orders
+
+    if request.param == "python":
+        monkeypatch.setattr(orders, "_database_engine", lambda: False)
+    return request.param

@@ -113,3 +113,85 @@ def test_the_engines_own_planning_query_probes_the_index_and_reads_what_it_fills
     assert "Sort" not in plan, plan
     # Limit -> Nested Loop Anti Join / Index Scan: one row out of the scan's first rows.
     assert "rows=1 loops=1" in plan.split("\n")[0], plan
+
+
+@pytest.fixture
+def nested_plans():
+    """The plans of the statements run inside the engine's functions (auto_explain, ANALYZE).
+
+    auto_explain logs each nested statement's executed plan at NOTICE, which the server
+    sends to this client: the plans are those of the real call, not of a copy of its query.
+    """
+    plans: list[str] = []
+    raw = connection.connection
+
+    def handler(diag) -> None:
+        plans.append(diag.message_primary or "")
+
+    raw.add_notice_handler(handler)
+    with connection.cursor() as cursor:
+        cursor.execute("LOAD 'auto_explain'")
+        for name, value in (
+            ("log_min_duration", "0"),
+            ("log_analyze", "on"),
+            ("log_nested_statements", "on"),
+            ("log_level", "notice"),
+        ):
+            cursor.execute(f"SET auto_explain.{name} = {value}")
+    yield plans
+    with connection.cursor() as cursor:
+        cursor.execute("SET auto_explain.log_min_duration = -1")
+    raw.remove_notice_handler(handler)
+
+
+@pytest.mark.parametrize("calls", [1, 8])
+def test_the_database_engines_plan_walks_the_ask_index_and_reads_a_handful(
+    big_book, nested_plans, calls
+):
+    """The function market_place_order plans with the partial book index, in price-time
+    order, with no sort and no scan of the book, and stops after a handful of rows (one
+    fetch of the loop, at most 10) whatever the book's size. ``calls``: PL/pgSQL plans the
+    first five calls of a session afresh and then may keep a generic plan; the eighth call
+    shows the plan it settled on."""
+    from market.money import Currency, Money
+    from market.services.accounts import grant_demo_credits
+    from market.services.orders import place_bid
+
+    market = big_book[1]
+    for _ in range(calls):
+        buyer = UserFactory()  # each may buy one copy of the book's one solution
+        grant_demo_credits(user=buyer, amount_minor=1_000_000)
+        nested_plans.clear()
+        order = place_bid(
+            buyer=buyer, problem=market.problem, price=Money(5_000, Currency.DEMO), quantity=1
+        )
+        assert order.status == "filled"
+    planning = [p for p in nested_plans if "FROM market_order o" in p and "o.side = 'ask'" in p]
+    assert len(planning) == 1, nested_plans
+    plan = planning[0]
+    print(f"\nauto_explain, the engine's planning query (call {calls}):\n{plan}")
+    assert "order_book_asks" in plan, plan
+    assert "Seq Scan on market_order" not in plan, plan
+    assert "Sort" not in plan, plan
+    scan = next(line for line in plan.splitlines() if "Index Scan using order_book_asks" in line)
+    rows = int(scan.split("actual time=")[1].split("rows=")[1].split()[0])
+    assert 1 <= rows <= 10, scan
+
+
+def test_the_database_engines_plan_for_an_ask_walks_the_bid_index(big_book, nested_plans):
+    """The same for an incoming ask (here it crosses nothing: the bids are below it)."""
+    from market.money import Currency, Money
+    from market.services.orders import place_ask
+
+    market = big_book[4]
+    solution = market.accepted()
+    order = place_ask(
+        seller=solution.solver, solution=solution, price=Money(9_000, Currency.DEMO), quantity=1
+    )
+    assert order.status == "open"
+    planning = [p for p in nested_plans if "FROM market_order o" in p and "o.side = 'bid'" in p]
+    assert len(planning) == 1, nested_plans
+    plan = planning[0]
+    print(f"\nauto_explain, the engine's planning query for an ask:\n{plan}")
+    assert "order_book_bids" in plan, plan
+    assert "Seq Scan on market_order" not in plan and "Sort" not in plan, plan

@@ -6,6 +6,8 @@ trade (not the same owner; the buyer does not own a copy of that solution yet), 
 by price then age, trades one copy at the resting order's price, and starts over. On random
 order streams (hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
+Both engines are held to it: the database's functions (PostgreSQL) and the Python
+development engine that SQLite runs (``engine`` fixture, tests/market/conftest.py).
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ fundings = st.lists(st.integers(0, 60), min_size=USERS, max_size=USERS)
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(fundings=fundings, stream=streams)
-def test_the_engine_matches_a_naive_reference(fundings, stream):
+def test_the_engine_matches_a_naive_reference(engine, fundings, stream):
     savepoint = transaction.savepoint()
     try:
         run_stream(fundings, stream)

@@ -1,11 +1,13 @@
 """Round trips per placement: the engine's budget, counted (issue 14).
 
-Every statement the engine sends is captured. Inside the test's transaction the service's own
-``transaction.atomic`` is a SAVEPOINT / RELEASE pair, which stands in for BEGIN / COMMIT of a
-real request, so the counts below are the round trips of a placement as deployed. Budget: at
-most 6 for a resting bid or a cancel, at most 8 for a bid that crosses one ask, and no extra
-statement per extra fill. A placement with fills adds the activity feed's one multi-row
-INSERT of its trade events (activity.services.events.record_placement_events): 7.
+Every statement the engine sends is captured with Django's own capture. As deployed
+(autocommit, no caller transaction) a placement or a cancel is ONE statement,
+``SELECT * FROM market_place_order(...)`` or ``market_cancel_order(...)``, which is also its
+one transaction: no BEGIN, no COMMIT, whatever the number of fills. Inside a caller's
+transaction the call is wrapped in a SAVEPOINT / RELEASE pair (three statements), so that a
+refusal leaves the caller's transaction usable.
+Budget (issue 14): at most 6 for a resting bid or a cancel, at most 8 for a bid that
+crosses one ask, and no extra statement per extra fill.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from market.models import AccountKind, OrderStatus
+from market.exceptions import InsufficientFunds
+from market.models import AccountKind, Order, OrderStatus, Trade
 from market.money import Currency
 from market.services.ledger import get_system_account
 from market.services.orders import cancel_order, place_ask, place_bid
-from tests.market.conftest import demo, funded
+from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
 
-pytestmark = pytest.mark.django_db
+ENGINE_CALL = ("SELECT * FROM market_place_order(", "SELECT * FROM market_cancel_order(")
 
 
 def statements(call):
@@ -31,8 +34,9 @@ def statements(call):
 
 
 @pytest.fixture
-def warm(market):
+def warm(db):
     """A book where every account involved already exists (the steady state)."""
+    market = Market()
     get_system_account(currency=Currency.DEMO, kind=AccountKind.FEES)
     buyer = funded(100_000)
     sellers = [market.accepted(solver=funded(1)) for _ in range(3)]
@@ -43,50 +47,77 @@ def warm(market):
     return market, buyer, sellers
 
 
-def test_a_resting_bid_takes_six_round_trips(warm):
-    market, buyer, _ = warm
-    order, sql = statements(
-        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=1)
-    )
-    assert order.status == OrderStatus.OPEN
-    assert len(sql) == 6, sql
-    assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
-    assert_market_invariants()
-
-
-def test_a_cancel_takes_six_round_trips(warm):
-    market, buyer, _ = warm
-    order = place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=1)
-    cancelled, sql = statements(lambda: cancel_order(user=buyer, order_id=order.pk))
+@pytest.mark.django_db(transaction=True)
+def test_as_deployed_every_placement_and_cancel_is_one_statement_and_one_transaction(warm):
+    market, buyer, sellers = warm
+    # Autocommit and no transaction open: each statement is its own transaction.
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    calls = {
+        "rest_bid": lambda: place_bid(
+            buyer=buyer, problem=market.problem, price=demo(200), quantity=1
+        ),
+        "take_one_ask": lambda: place_bid(
+            buyer=buyer, problem=market.problem, price=demo(600), quantity=1
+        ),
+        "take_two_asks": lambda: place_bid(
+            buyer=buyer, problem=market.problem, price=demo(600), quantity=2
+        ),
+    }
+    for kind, call in calls.items():
+        _, sql = statements(call)
+        assert len(sql) == 1 and sql[0].startswith(ENGINE_CALL[0]), (kind, sql)
+    assert Trade.objects.filter(buyer=buyer).count() == 3  # the fills happened
+    resting = Order.objects.get(owner=buyer, status=OrderStatus.OPEN)
+    cancelled, sql = statements(lambda: cancel_order(user=buyer, order_id=resting.pk))
     assert cancelled.status == OrderStatus.CANCELLED
-    assert len(sql) == 6, sql
-    assert_market_invariants()
+    assert len(sql) == 1 and sql[0].startswith(ENGINE_CALL[1]), sql
 
-
-def test_a_bid_taking_one_ask_takes_seven_round_trips_and_more_fills_cost_nothing(warm):
-    market, buyer, _ = warm
-    one, sql_one = statements(
-        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
-    )
-    assert one.status == OrderStatus.FILLED
-    two, sql_two = statements(
-        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=2)
-    )
-    assert two.status == OrderStatus.FILLED
-    assert len(sql_one) == 7, sql_one
-    assert sum('INSERT INTO "activity_event"' in q for q in sql_one) == 1
-    assert len(sql_two) == len(sql_one), sql_two
-    assert_market_invariants()
-
-
-def test_an_ask_selling_into_a_bid_takes_seven_round_trips(market):
-    get_system_account(currency=Currency.DEMO, kind=AccountKind.FEES)
-    buyer = funded(100_000)
+    solution = market.accepted(solver=funded(1))
     place_bid(buyer=buyer, problem=market.problem, price=demo(700), quantity=1)
-    solution = market.accepted(solver=funded(1))  # the seller's account exists
     ask, sql = statements(
         lambda: place_ask(seller=solution.solver, solution=solution, price=demo(650), quantity=1)
     )
     assert ask.status == OrderStatus.FILLED
-    assert len(sql) == 7, sql
+    assert len(sql) == 1, sql
+    assert_market_invariants()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refusal_is_one_statement_too_and_leaves_the_connection_usable(warm):
+    market, _, _ = warm
+    poor = funded(10)
+    with pytest.raises(InsufficientFunds):
+        statements(
+            lambda: place_bid(buyer=poor, problem=market.problem, price=demo(200), quantity=1)
+        )
+    order, sql = statements(
+        lambda: place_bid(buyer=poor, problem=market.problem, price=demo(5), quantity=1)
+    )
+    assert order.status == OrderStatus.OPEN and len(sql) == 1
+    assert_market_invariants()
+
+
+@pytest.mark.django_db
+def test_inside_a_callers_transaction_a_call_is_a_savepoint_around_one_statement(warm):
+    market, buyer, _ = warm
+    one, sql_one = statements(
+        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
+    )
+    two, sql_two = statements(
+        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=2)
+    )
+    rest, sql_rest = statements(
+        lambda: place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=1)
+    )
+    cancelled, sql_cancel = statements(lambda: cancel_order(user=buyer, order_id=rest.pk))
+    assert (one.status, two.status, rest.status, cancelled.status) == (
+        OrderStatus.FILLED,
+        OrderStatus.FILLED,
+        OrderStatus.OPEN,
+        OrderStatus.CANCELLED,
+    )
+    for sql in (sql_one, sql_two, sql_rest, sql_cancel):
+        assert len(sql) == 3, sql
+        assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
+        assert sql[1].startswith(ENGINE_CALL)
     assert_market_invariants()

@@ -1,7 +1,8 @@
 """The hold window of USD sale proceeds (room for disputes before a seller can withdraw).
 
-market.services.orders calls :func:`proceeds_account_kind` to pick the account a seller's
-proceeds go to, and :func:`hold_trade_proceeds` in the trade's own transaction. Only USD is
+market.services.orders passes :func:`proceeds_account_kind` (the account a seller's proceeds
+go to) and :func:`proceeds_hold_window` to the engine, which writes each trade's hold row in the
+trade's own transaction. Only USD is
 held; DEMO proceeds stay immediately available.
 """
 
@@ -31,6 +32,18 @@ def proceeds_account_kind(currency: str) -> AccountKind:
     return AccountKind.PENDING if _is_held(currency) else AccountKind.AVAILABLE
 
 
+def proceeds_hold_window(currency: str) -> timedelta | None:
+    """How long the proceeds of a sale in ``currency`` wait before release (None: not held).
+
+    The matching engine's SQL function takes this window and writes each trade's hold row,
+    available at the trade's instant plus the window (market migration 0005); the
+    development engine calls :func:`hold_trade_proceeds`.
+    """
+    if not _is_held(currency):
+        return None
+    return timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S)
+
+
 def hold_trade_proceeds(*, trade: Trade) -> ProceedsHold | None:
     """Record when the proceeds of ``trade`` become available.
 
@@ -38,14 +51,15 @@ def hold_trade_proceeds(*, trade: Trade) -> ProceedsHold | None:
     ``price - fee`` to the seller's :func:`proceeds_account_kind` account.
     """
     amount = trade.price_minor - trade.fee_minor
-    if not _is_held(trade.currency) or amount <= 0:
+    window = proceeds_hold_window(trade.currency)
+    if window is None or amount <= 0:
         return None
     return ProceedsHold.objects.create(
         user_id=trade.seller_id,
         trade=trade,
         amount_minor=amount,
         currency=trade.currency,
-        available_at=timezone.now() + timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S),
+        available_at=timezone.now() + window,
     )
 
 
