@@ -138,14 +138,14 @@ END;
 $$;
 
 -- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
--- left. Returns the order's row, or only o_replayed_id when the owner already used
--- p_client_order_id (the caller compares the two orders).
+-- left. Returns the order's row. When the owner already used p_client_order_id, it refuses
+-- with 'formalmarket:replay' and that order's id (the caller compares the two orders).
 CREATE OR REPLACE FUNCTION market_place_order(
     p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text,
     p_quantity integer, p_solution bigint, p_client_order_id text,
     p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text,
     p_hold_window interval, p_debt_currency text,
-    OUT o_replayed_id bigint, OUT o_id bigint, OUT o_remaining integer, OUT o_status text,
+    OUT o_id bigint, OUT o_remaining integer, OUT o_status text,
     OUT o_created_at timestamptz, OUT o_closed_at timestamptz, OUT o_is_demo boolean,
     OUT o_notified integer[]
 ) LANGUAGE plpgsql AS $$
@@ -194,10 +194,13 @@ DECLARE
     bid_id bigint;
     ask_id bigint;
 BEGIN
-    -- 1. The problem's row lock serialises its book (FOR NO KEY UPDATE: rows that merely
-    --    reference the problem, a submitted solution say, are not blocked).
-    SELECT p.id, p.status, p.currency, p.is_demo INTO v_problem
-    FROM market_problem p WHERE p.id = p_problem FOR NO KEY UPDATE;
+    -- 1. The problem's row lock serialises its book. Taken by bumping the book's sequence (a
+    --    refusal rolls the bump back): an UPDATE that changes no key column locks the row FOR
+    --    NO KEY UPDATE, so rows that merely reference the problem (a submitted solution, say)
+    --    are not blocked, and one statement does what a lock and a later update did.
+    UPDATE market_problem AS p SET book_sequence = p.book_sequence + 1
+    WHERE p.id = p_problem
+    RETURNING p.id, p.status, p.currency, p.is_demo INTO v_problem;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'formalmarket:no-such-problem';
     END IF;
@@ -205,10 +208,10 @@ BEGIN
     -- 2. A client order id already used: the unique constraint and the lock make this final
     --    for this problem (another problem's concurrent use is caught at the INSERT).
     IF p_client_order_id IS NOT NULL THEN
-        SELECT o.id INTO o_replayed_id FROM market_order o
+        SELECT o.id INTO o_id FROM market_order o
         WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id;
         IF FOUND THEN
-            RETURN;
+            RAISE EXCEPTION 'formalmarket:replay' USING DETAIL = o_id;
         END IF;
     END IF;
     -- 3. Preconditions.
@@ -329,13 +332,9 @@ BEGIN
     ON CONFLICT (owner_id, client_order_id) WHERE client_order_id IS NOT NULL DO NOTHING
     RETURNING id INTO o_id;
     IF o_id IS NULL THEN
-        SELECT o.id INTO STRICT o_replayed_id FROM market_order o
+        SELECT o.id INTO STRICT o_id FROM market_order o
         WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id;
-        o_remaining := NULL;
-        o_status := NULL;
-        o_created_at := NULL;
-        o_closed_at := NULL;
-        RETURN;
+        RAISE EXCEPTION 'formalmarket:replay' USING DETAIL = o_id;
     END IF;
 
     -- 6. The accounts, locked in ascending id order once the fills are known: a bidder's
@@ -466,7 +465,7 @@ BEGIN
     END LOOP;
 
     -- 9. The rest of the rows: the postings, the user balances (system accounts are not
-    --    updated), the buyers' entitlements, the book's sequence.
+    --    updated), the buyers' entitlements.
     IF cardinality(post_txns) > 0 THEN
         PERFORM market_write_postings(p_currency, post_txns, post_accounts, post_amounts, a_ids,
                                       a_delta);
@@ -476,7 +475,6 @@ BEGIN
         SELECT x.buyer, x.solution, x.trade, v_now
         FROM unnest(f_buyer, f_solution, e_trades) AS x(buyer, solution, trade);
     END IF;
-    UPDATE market_problem SET book_sequence = book_sequence + 1 WHERE id = p_problem;
     o_notified := f_buyer || f_seller;
 END;
 $$;
@@ -508,11 +506,11 @@ DECLARE
     post_accounts bigint[] := '{}';
     post_amounts bigint[] := '{}';
 BEGIN
-    -- One statement finds the order's problem and locks it: missing == not yours.
-    PERFORM 1 FROM market_problem p
+    -- One statement finds the order's problem and locks it, bumping the book's sequence (as
+    -- in market_place_order): missing == not yours.
+    UPDATE market_problem AS p SET book_sequence = p.book_sequence + 1
     WHERE p.id = (SELECT o.problem_id FROM market_order o
-                  WHERE o.id = p_order AND o.owner_id = p_owner)
-    FOR NO KEY UPDATE;
+                  WHERE o.id = p_order AND o.owner_id = p_owner);
     IF NOT FOUND THEN
         RAISE EXCEPTION 'formalmarket:no-such-order';
     END IF;
@@ -564,7 +562,6 @@ BEGIN
                                       a_ids, a_delta);
     END IF;
     UPDATE market_order AS o SET status = 'cancelled', closed_at = v_now WHERE o.id = p_order;
-    UPDATE market_problem SET book_sequence = book_sequence + 1 WHERE id = v_order.problem_id;
     o_problem_id := v_order.problem_id;
     o_side := v_order.side;
     o_price := v_order.price_minor;

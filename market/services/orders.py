@@ -26,6 +26,7 @@ differential test (tests/market/test_differential.py) holds both engines to one 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.conf import settings
@@ -122,6 +123,7 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
         [user.pk, order_id, str(DEBT_CURRENCY)],
         price=None,
     )
+    assert not isinstance(row, _Replay)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
     return _saved(
         Order(
@@ -193,12 +195,10 @@ def _place(
             ],
             price=price,
         )
-        replayed_id, order_id, remaining, status, created_at, closed_at, is_demo, traders = row
-        if replayed_id is not None:
-            existing = Order.objects.get(pk=replayed_id)
+        if isinstance(row, _Replay):
+            existing = Order.objects.get(pk=row.order_id)
             return replay_order(existing, problem_id, side, price, quantity, solution_id)
-        if order_id is None:  # the function answers an order or a replay, never neither
-            raise RuntimeError("market_place_order returned no order")
+        order_id, remaining, status, created_at, closed_at, is_demo, traders = row
         order = _saved(
             Order(
                 pk=order_id,
@@ -230,8 +230,18 @@ def _database_engine() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...]:
+@dataclasses.dataclass(frozen=True)
+class _Replay:
+    """The owner already used the client order id: this is the order it named."""
+
+    order_id: int
+
+
+def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
+
+    A replayed client order id is a refusal too (nothing is written, not even the book's
+    sequence), answered with :class:`_Replay` for the caller to compare the orders.
 
     Outside a transaction the call is its own transaction: one round trip, committed when it
     returns. Inside one (a test, a caller's atomic block) it runs in a savepoint, so that a
@@ -249,16 +259,20 @@ def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...
         refusal = _refusal(exc, price)
         if refusal is None:
             raise
+        if isinstance(refusal, _Replay):
+            return refusal
         raise refusal from None
 
 
-def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | None:
+def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | _Replay | None:
     """The domain error for an engine function's ``formalmarket:<code>`` refusal."""
     diag = getattr(exc.__cause__, "diag", None)
     message = getattr(diag, "message_primary", None) or ""
     if not message.startswith("formalmarket:"):
         return None
     code, detail = message.removeprefix("formalmarket:"), getattr(diag, "message_detail", "")
+    if code == "replay":
+        return _Replay(int(detail))
     if code == "no-such-problem":
         return NotFound("no such problem")
     if code == "no-such-order":
