@@ -149,13 +149,13 @@ def check_postings(
 
 @dataclasses.dataclass
 class LedgerBatch:
-    """Ledger transactions checked one by one now, written together by one SQL statement.
+    """Ledger transactions checked one by one now, written together afterwards.
 
-    For the matching engine's hot path: :meth:`add` applies the rules of
-    :func:`check_postings` and updates the locked balances in memory, in order, so the
+    For the Python development engine (``market.services.dev_engine``): :meth:`add` applies
+    the rules of :func:`check_postings` and updates the locked balances in memory, in order, so the
     batch is exactly the sequence of :func:`record_transaction` calls it replaces; the
     caller writes the rows (see ``market.services.order_writes``). ``transaction_ids`` are
-    allocated by the caller (nextval) before the batch is filled.
+    allocated by the caller (from the sequences) before the batch is filled.
     """
 
     currency: str

@@ -1,8 +1,10 @@
-"""The matching engine's preconditions: the problem lock (with what the checks need, in one
-round trip), order validation, client-order-id replays and the ask's solution check.
+"""The matching engine's preconditions: order validation, the comparison of a replayed
+client order id and the ask's solution check (both engines), and the problem lock with what
+the checks need in one round trip (the Python development engine; the PostgreSQL functions
+take it themselves).
 
-Split from :mod:`market.services.orders` (its module docstring states the rules and the lock
-order); everything here runs inside the placement's atomic block.
+The rules and the lock order are stated in :mod:`market.services.orders`; everything here
+runs inside the placement's transaction.
 """
 
 from __future__ import annotations
