@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--ops", type=int, default=200, help="timed calls per kind, size, engine")
     parser.add_argument("--sizes", default="100,10000,100000", help="resting orders per book")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
-    parser.add_argument("--client-ops", type=int, default=150, help="placements per client")
+    parser.add_argument("--client-ops", type=int, default=400, help="placements per client")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: one client process
     args = parser.parse_args()
     if args.worker:
@@ -323,15 +323,24 @@ def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch
                 subprocess.Popen(  # noqa: S603
                     [sys.executable, __file__, "--worker", json.dumps(spec)],
                     env=env,
+                    stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     text=True,
                 )
             )
+        # A start barrier: every client has set Django up and loaded its users before any
+        # places an order, so the window below has all of them running from its first call
+        # (without it, the clients' staggered start-up counted as time on the book).
+        for proc in procs:
+            assert proc.stdout.readline().strip() == "ready"
+        started = time.time()
         t0 = time.perf_counter()
+        for proc in procs:
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
         outputs = [json.loads(p.communicate()[0]) for p in procs]
         wall = time.perf_counter() - t0
         samples = [s for out in outputs for s in out["samples"]]
-        started = min(out["started"] for out in outputs)
         finished = max(out["finished"] for out in outputs)
         result[name] = {
             "placements": len(samples),
@@ -374,6 +383,8 @@ def run_worker(spec: dict) -> None:
     ]
     rng = random.Random(spec["seed"])
     samples: list[float] = []
+    print("ready", flush=True)  # the start barrier (run_concurrent): wait for every client
+    assert sys.stdin.readline().strip() == "go"
     started = time.time()
     for i in range(spec["ops"]):
         seller, solution = sellers[rng.randrange(len(sellers))]
