@@ -196,18 +196,19 @@ def _place_locked(
     if side == OrderSide.BID:
         keys |= set(_bid_keys(owner_id, currency))
     for fill in fills:
+        # An incoming bid pays from its owner's available, a resting bid from its hold.
         keys |= {
-            (fill.buyer_id, AccountKind.AVAILABLE),
-            (fill.buyer_id, AccountKind.HELD),
+            (fill.buyer_id, AccountKind.AVAILABLE if side == OrderSide.BID else AccountKind.HELD),
             (fill.seller_id, proceeds_account_kind(currency)),
         }
+    remaining = quantity - len(fills)
     # All user accounts at once, in ascending id order, after the fills are known: the
     # problem lock is the only lock held while planning, so no cycle can form.
     accounts, locked, ids = lock_accounts_and_allocate(
         keys=keys,
         currency=currency,
         new_order=True,
-        transactions=len(fills) + (side == OrderSide.BID),
+        transactions=len(fills) + (side == OrderSide.BID and remaining > 0),
         trades=len(fills),
     )
     if fills and ids.fees_account_id is None:
@@ -225,11 +226,13 @@ def _place_locked(
             # Money owed to the platform (a refund or dispute of spent funds) is repaid before
             # it can buy anything; a refusal below rolls the repayment back too.
             _repay_debt(owner_id, accounts, locked)
-        hold = price.minor * quantity
+        # A bid needs price x quantity available; it holds price x what rests (what fills
+        # at once is paid from available at the trade's price, below).
+        needed = price.minor * quantity
         have = locked[account(owner_id, AccountKind.AVAILABLE).pk].balance_minor
-        if have < hold:
+        if have < needed:
             raise InsufficientFunds(
-                f"This bid needs {format_minor(hold, currency)}; "
+                f"This bid needs {format_minor(needed, currency)}; "
                 f"you have {format_minor(have, currency)} available.",
                 fields={"price_minor": ["not enough available funds"]},
             )
@@ -243,8 +246,8 @@ def _place_locked(
         price_minor=price.minor,
         currency=currency,
         quantity=quantity,
-        remaining=quantity - len(fills),
-        status=OrderStatus.FILLED if len(fills) == quantity else OrderStatus.OPEN,
+        remaining=remaining,
+        status=OrderStatus.FILLED if remaining == 0 else OrderStatus.OPEN,
         solution_id=solution_id,
         client_order_id=client_order_id,
         created_at=now,
@@ -257,7 +260,8 @@ def _place_locked(
         ledger=LedgerBatch(currency, locked, ids.transaction_ids),
         new_orders=[order],
     )
-    if side == OrderSide.BID:
+    if side == OrderSide.BID and remaining > 0:
+        hold = price.minor * remaining
         change.ledger.add(
             kind=LedgerTransaction.Kind.BID_HOLD,
             legs=[
@@ -271,18 +275,16 @@ def _place_locked(
         bid_id, ask_id = (
             (order.pk, fill.resting.pk) if side == OrderSide.BID else (fill.resting.pk, order.pk)
         )
-        bid_price = price.minor if side == OrderSide.BID else fill.resting.price_minor
         fee = fee_for(fill.price_minor)
-        # The bid held its own price per copy; the maker's price is paid, the rest released.
-        improvement = bid_price - fill.price_minor
+        # The buyer pays the maker's price: an incoming bid from available (a better price
+        # costs less), a resting bid from its hold (its own price, which is the maker's).
+        payer = AccountKind.AVAILABLE if side == OrderSide.BID else AccountKind.HELD
         legs = [
-            (account(fill.buyer_id, AccountKind.HELD), -bid_price),
+            (account(fill.buyer_id, payer), -fill.price_minor),
             # USD proceeds wait in PENDING for their hold window (market.payments).
             (account(fill.seller_id, proceeds_account_kind(currency)), fill.price_minor - fee),
             (fees, fee),
         ]
-        if improvement:
-            legs.append((account(fill.buyer_id, AccountKind.AVAILABLE), improvement))
         txn_id = change.ledger.add(
             kind=LedgerTransaction.Kind.TRADE,
             legs=legs,

@@ -127,9 +127,12 @@ def test_a_buyer_reads_what_they_bought_and_money_reads_in_plain_words(
     page.get_by_role("link", name="Account (buyer)").click()
     history = page.locator("#ledger tbody tr")
     texts = [" | ".join(r.locator("td").all_inner_texts()) for r in history.all()]
-    assert any("Bought a solution to Factor 391 for 20.00 DEMO" in t for t in texts)
-    assert any("Price improvement returned on Factor 391" in t and "+5.00 DEMO" in t for t in texts)
-    assert any("Held for your bid on Factor 391" in t for t in texts)
+    # The bid of 25.00 filled at once at the ask's 20.00: it paid 20.00 from available,
+    # with nothing held for it and nothing to give back.
+    assert any(
+        "Bought a solution to Factor 391 for 20.00 DEMO" in t and "-20.00 DEMO" in t for t in texts
+    )
+    assert not any("Held for your bid" in t or "Price improvement" in t for t in texts)
     assert page.locator("#my-trades .badge.lang", has_text="Python").count() >= 1
     shots.both(page, "account-ledger")
     assert Solution.objects.count() == 2

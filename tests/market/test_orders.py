@@ -27,6 +27,7 @@ from market.models import (
     LedgerTransaction,
     Order,
     OrderStatus,
+    Posting,
     Problem,
     ProblemStatus,
     Trade,
@@ -294,14 +295,15 @@ def test_a_taker_bid_keeps_the_price_improvement(market):
 
     trade = Trade.objects.get()
     assert (trade.price_minor, trade.fee_minor, trade.maker_side) == (700, 35, "ask")
-    # The bid held 1 000 per copy; the trade takes 1 000 from held, pays 700 and gives the
-    # 300 of improvement back to the buyer's available funds.
+    # The copy that fills at once is paid from available at the maker's 700 (no hold of
+    # 1 000 to release, no improvement to give back); the copy still wanted is held.
     assert legs(trade.ledger_transaction) == {
-        (buyer.pk, HELD, -1_000),
-        (buyer.pk, AVAILABLE, 300),
+        (buyer.pk, AVAILABLE, -700),
         (solution.solver_id, AVAILABLE, 665),
         (None, FEES, 35),
     }
+    hold = LedgerTransaction.objects.get(kind="bid_hold")
+    assert legs(hold) == {(buyer.pk, AVAILABLE, -1_000), (buyer.pk, HELD, 1_000)}
     assert balance(buyer) == 10_000 - 700 - 1_000
     assert balance(buyer, HELD) == 1_000  # the copy still wanted
     assert (bid.status, bid.remaining) == (OrderStatus.OPEN, 1)
@@ -317,6 +319,13 @@ def test_a_taker_bid_that_fills_releases_its_whole_hold(market):
     assert (bid.status, bid.remaining) == (OrderStatus.FILLED, 0)
     assert (balance(buyer), balance(buyer, HELD)) == (2_000 - 300 - 450, 0)
     assert sorted(Trade.objects.values_list("price_minor", "fee_minor")) == [(300, 15), (450, 22)]
+    # Filled at once: nothing was held, and each trade took its price from available.
+    assert not LedgerTransaction.objects.filter(kind="bid_hold").exists()
+    assert sorted(
+        Posting.objects.filter(account__owner=buyer, transaction__kind="trade").values_list(
+            "account__kind", "amount_minor"
+        )
+    ) == [(AVAILABLE, -450), (AVAILABLE, -300)]
     assert_market_invariants()
 
 

@@ -154,8 +154,10 @@ def test_a_dispute_that_locks_first_cancels_the_bid_and_the_ask_finds_nothing(se
 
 def test_a_trade_that_locks_first_completes_and_the_dispute_leaves_debt(settings):
     buyer, bid, problem, dispute_arrives, ask_arrives = setup_bid(settings)
-    available = Account.objects.get(owner=buyer, currency="USD", kind=AccountKind.AVAILABLE)
-    blocker = Blocker(lambda: Account.objects.select_for_update().filter(pk=available.pk).exists())
+    # The ask fills the buyer's resting bid, which pays from the buyer's HELD: the trade locks
+    # that account (and not the buyer's available, which a fill from a hold does not touch).
+    held = Account.objects.get(owner=buyer, currency="USD", kind=AccountKind.HELD)
+    blocker = Blocker(lambda: Account.objects.select_for_update().filter(pk=held.pk).exists())
     blocker.start()
     assert blocker.locked.wait(10)
 

@@ -52,18 +52,8 @@ def test_the_ledger_reads_in_the_users_terms(factor_391):
         ["Released: your bid on Factor 391 was cancelled", held, "-3.00 DEMO"],
         ["Held for your bid on Factor 391", held, "+3.00 DEMO"],
         ["Held for your bid on Factor 391", available, "-3.00 DEMO"],
-        [
-            "Bought a solution to Factor 391 for 20.00 DEMO (from the 25.00 DEMO held)",
-            held,
-            "-25.00 DEMO",
-        ],
-        [
-            "Price improvement returned on Factor 391: your bid was above the price",
-            available,
-            "+5.00 DEMO",
-        ],
-        ["Held for your bid on Factor 391", held, "+25.00 DEMO"],
-        ["Held for your bid on Factor 391", available, "-25.00 DEMO"],
+        # The bid of 25.00 filled at once at the ask's 20.00: paid from available, no hold.
+        ["Bought a solution to Factor 391 for 20.00 DEMO", available, "-20.00 DEMO"],
         ["DEMO credits received (not money)", available, "+100.00 DEMO"],
     ]
     # Newest transaction first; the two postings of one transaction in either order.
