@@ -114,7 +114,10 @@ class Posting(models.Model):
     transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="postings"
     )
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
+    # No index of its own: posting_account_id (account, id) leads with it.
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
     # Denormalised from the account so that the database can check currencies never mix.
     currency = models.CharField(max_length=8, choices=Currency.choices)
     amount_minor = models.BigIntegerField()
