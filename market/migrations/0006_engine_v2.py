@@ -138,6 +138,7 @@ DECLARE
     a_bal bigint[];
     a_delta bigint[];             -- what the postings add to each locked balance
     a_pos jsonb;
+    a_idx text[] := '{}';
     fees_id bigint;
     page refcursor;
     -- Ledger rows to write at the end.
@@ -330,9 +331,12 @@ BEGIN
         SELECT l.ids, l.keys, l.balances INTO a_ids, a_keys, a_bal
         FROM market_lock_user_accounts(p_currency, k_owners, k_kinds) AS l;
         a_delta := array_fill(0::bigint, ARRAY[cardinality(a_ids)]);
-        -- 'owner:kind' -> position in a_ids (a jsonb object: a lookup is a binary search).
-        SELECT jsonb_object_agg(t.key, t.pos) INTO a_pos
-        FROM unnest(a_keys) WITH ORDINALITY AS t(key, pos);
+        -- 'owner:kind' -> position in a_ids (a jsonb object: a lookup is a binary search),
+        -- made with expressions only: no statement.
+        FOR i IN 1..cardinality(a_ids) LOOP
+            a_idx[i] := i::text;
+        END LOOP;
+        a_pos := jsonb_object(a_keys, a_idx);
     END IF;
 
     -- 7. A bid repays the owner's debt from available first; it needs price x quantity
