@@ -2,7 +2,7 @@
 
 Called by the Python development engine (``market.services.dev_engine``, the engine SQLite
 runs) with the problem's row locked; reads, never writes. The PostgreSQL engine's plan is the
-page queries of ``market_place_order`` (market migration 0005), with the same filters.
+page queries of ``market_place_order`` (market migrations 0005, 0006), with the same filters.
 The rules (DESIGN.md): best price first, then the oldest; no self-trade; a buyer takes at
 most one copy of a solution; orders in another currency never trade (a problem whose
 currency changed). Orders that may not trade with the incoming one are passed over and keep

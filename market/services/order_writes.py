@@ -6,7 +6,7 @@ transactions, trades); :func:`write_book_change` writes the order, the ledger tr
 and their postings, the trades and entitlements, the balance deltas, the resting orders and
 the problem's ``book_sequence``. The database's guards (balanced postings at commit on
 PostgreSQL, append-only, CHECK constraints) apply as to every write. The PostgreSQL engine
-writes the same rows in its own function (market migration 0005).
+writes the same rows in its own function (market migration 0006).
 """
 
 from __future__ import annotations

@@ -7,15 +7,18 @@ Rules (DESIGN.md, "Market and money"):
 - no one trades with themselves, and no buyer buys the same solution twice: such resting
   orders are passed over (they keep their place), so the book is never crossed between
   orders that could legally trade; orders in another currency never trade;
-- a bid holds price x quantity of its owner's available funds (USD debt is repaid first);
-  cancelling releases exactly what is still held;
+- a bid needs price x quantity of its owner's available funds (USD debt is repaid first);
+  what it buys at once is paid from available at the maker's price, what rests is held
+  (price x remaining); a resting bid pays its fills from its hold; cancelling releases
+  exactly what is still held;
 - one problem's matching is serialised by a row lock on the problem; user accounts are
   then locked in ascending id order, all at once, after the fills are planned, so that
   different problems match in parallel and never deadlock.
 
 Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
 database functions, ``market_place_order`` and ``market_cancel_order``, created by
-``market/migrations/0005_engine_functions.py``: each placement or cancel is ONE statement,
+``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
+``0006_engine_v2.py``, the current text: each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). This module validates the input, passes the settings' policy
 (fee rate, whether USD trades, the proceeds hold window, the currency with debt), turns the
@@ -80,7 +83,7 @@ def place_bid(
     quantity: int,
     client_order_id: str | None = None,
 ) -> Order:
-    """Hold price × quantity of the buyer's funds, match against asks, rest the remainder."""
+    """Match against asks (paid at their prices), rest the remainder and hold price × it."""
     return _place(
         owner_id=buyer.pk,
         problem_id=problem.pk,

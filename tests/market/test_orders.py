@@ -94,6 +94,45 @@ def test_place_bid_refuses_insufficient_funds_and_changes_nothing(problem):
     assert error.http_status == 402 and "price_minor" in error.fields
 
 
+def test_a_bid_needs_price_times_quantity_even_when_it_would_fill_for_less(market, engine):
+    """The fills are paid at the asks' lower prices, but the rule is the bid's own: price x
+    quantity available (here 1 200 of 1 000), on both engines."""
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(300), quantity=1)
+    buyer = funded(1_000)
+    error = refused(
+        InsufficientFunds,
+        "market:insufficient-funds",
+        place_bid,
+        buyer=buyer,
+        problem=market.problem,
+        price=demo(600),
+        quantity=2,
+    )
+    assert str(error) == "This bid needs 12.00 DEMO; you have 10.00 DEMO available."
+
+
+def test_both_engines_write_one_ledger_shape_for_a_bid_that_fills_in_part(market, engine):
+    """Filled at once: paid from available at the maker's price. Resting: held at the bid's."""
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(300), quantity=1)
+    buyer = funded(10_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(500), quantity=3)
+    assert (bid.status, bid.remaining) == (OrderStatus.OPEN, 2)
+    trade = Trade.objects.get()
+    assert legs(trade.ledger_transaction) == {
+        (buyer.pk, AVAILABLE, -300),
+        (solution.solver_id, AVAILABLE, 285),
+        (None, FEES, 15),
+    }
+    assert legs(LedgerTransaction.objects.get(kind="bid_hold")) == {
+        (buyer.pk, AVAILABLE, -1_000),
+        (buyer.pk, HELD, 1_000),
+    }
+    assert (balance(buyer), balance(buyer, HELD)) == (10_000 - 300 - 1_000, 1_000)
+    assert_market_invariants()
+
+
 def test_a_user_without_any_account_is_refused_and_no_account_is_created(problem):
     buyer = UserFactory()
     refused(
