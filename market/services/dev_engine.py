@@ -1,10 +1,11 @@
 """The matching engine in Python, for SQLite (``make run``): the development engine.
 
 PostgreSQL runs the engine as database functions (``market/migrations/0006_engine_v2.py``,
-which replaced 0005's; called by ``market.services.orders``). SQLite has no such functions, so the development
-server runs the same rules here, through the ORM, one placement per transaction (SQLite has
-one writer at a time). It also runs on PostgreSQL, where tests/market/test_differential.py
-holds it and the database engine to one naive matcher, placement for placement.
+which replaced 0005's; called by ``market.services.orders``). SQLite has no such functions,
+so the development server runs the same rules here, through the ORM, one placement per
+transaction (SQLite has one writer at a time). It also runs on PostgreSQL, where
+tests/market/test_differential.py holds it and the database engine to one naive matcher,
+placement for placement.
 The rules are stated once, in the docstring of ``market.services.orders``.
 """
 
