@@ -45,9 +45,13 @@ BEGIN
     LEFT JOIN market_account a
         ON a.owner_id = k.owner_id AND a.currency = p_currency AND a.kind = k.kind;
     IF missing > 0 THEN
+        -- Only the missing ones (an existing key would only wait on its row's writer).
         INSERT INTO market_account (owner_id, currency, kind, balance_minor)
         SELECT k.owner_id, p_currency, k.kind, 0
         FROM (SELECT DISTINCT u.owner_id, u.kind FROM unnest(p_owners, p_kinds) AS u(owner_id, kind)) k
+        LEFT JOIN market_account a
+            ON a.owner_id = k.owner_id AND a.currency = p_currency AND a.kind = k.kind
+        WHERE a.id IS NULL
         ORDER BY k.owner_id, k.kind COLLATE "C"
         ON CONFLICT DO NOTHING;
     END IF;

@@ -193,16 +193,17 @@ def _place_locked(
         quantity=quantity,
         solution_id=solution_id,
     )
+    remaining = quantity - len(fills)
     keys: set[tuple[int, AccountKind]] = set()
     if side == OrderSide.BID:
-        keys |= set(_bid_keys(owner_id, currency))
+        # HELD only when part of the bid rests (as the database engine does).
+        keys |= {k for k in _bid_keys(owner_id, currency) if k[1] != AccountKind.HELD or remaining}
     for fill in fills:
         # An incoming bid pays from its owner's available, a resting bid from its hold.
         keys |= {
             (fill.buyer_id, AccountKind.AVAILABLE if side == OrderSide.BID else AccountKind.HELD),
             (fill.seller_id, proceeds_account_kind(currency)),
         }
-    remaining = quantity - len(fills)
     # All user accounts at once, in ascending id order, after the fills are known: the
     # problem lock is the only lock held while planning, so no cycle can form.
     accounts, locked, ids = lock_accounts_and_allocate(

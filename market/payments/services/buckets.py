@@ -14,8 +14,9 @@ AVAILABLE) needs no change. Walking the postings:
   proceeds add to the withdrawable part;
 - a withdrawal hold takes from it, a refused withdrawal gives it back;
 - any other debit lowers it only as far as the balance falls below it (deposit first);
-- any other credit (a deposit, a released bid, a price improvement, a won dispute, a
-  refused refund) goes to the deposit part.
+- any other credit (a deposit, a released bid, a won dispute, a refused refund, and on
+  ledgers written before market migration 0006 a taker's price improvement) goes to the
+  deposit part. (A bid's purchase paid straight from AVAILABLE is a debit like any other.)
 
 Money released from a bid cannot say which part paid for it, so it returns to the deposit
 part; what the deposit part holds beyond what the user's deposits could still refund
