@@ -45,7 +45,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 SELLERS = 200  # distinct sellers, each with one ACCEPTED solution on the problem
 BUYERS = 500  # distinct buyers sharing the resting bids
-ENGINES = ("legacy", "current")
+# "legacy": the engine before issue 14 (bench/legacy_engine.py); "sync": today's engine
+# functions called as before migration 0008 (their COMMIT flushes the WAL while the book is
+# locked); "current": the services as deployed.
+ENGINES = ("legacy", "sync", "current")
 KINDS = ("rest_bid", "take_best_ask", "sell_into_best_bid", "cancel")
 
 
@@ -55,7 +58,44 @@ def engine(name: str):
         from bench import legacy_engine as module
     else:
         from market.services import orders as module
+    if name == "sync":
+        return tuple(
+            _synchronous(f) for f in (module.place_bid, module.place_ask, module.cancel_order)
+        )
     return module.place_bid, module.place_ask, module.cancel_order
+
+
+def _synchronous(service):
+    """``service`` calling the engine function as deployed before migration 0008.
+
+    One ``SELECT * FROM market_place_order(...)`` in autocommit: the placement's COMMIT
+    waits for its WAL flush with the book still locked. The same functions, the same rows.
+    """
+    from django.db import DatabaseError, connection
+
+    from market.services import orders
+
+    def call_sync(function, params, *, price):
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(orders._ENGINE_SQL[function][0], params)
+                return cursor.fetchone()
+        except DatabaseError as exc:
+            refusal = orders._refusal(exc, price)
+            if refusal is None:
+                raise
+            if isinstance(refusal, orders._Replay):
+                return refusal
+            raise refusal from None
+
+    def wrapped(**kwargs):
+        deployed, orders._call = orders._call, call_sync
+        try:
+            return service(**kwargs)
+        finally:
+            orders._call = deployed
+
+    return wrapped
 
 
 def main() -> None:
@@ -112,7 +152,9 @@ def main() -> None:
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
             "timed_calls_per_kind": args.ops,
-            "baseline": "engine 'legacy' (bench/legacy_engine.py, before issue 14), same run",
+            "baseline": "engines 'legacy' (bench/legacy_engine.py, before issue 14) and 'sync' "
+            "(the engine functions committing under the book's lock, before migration 0008), "
+            "same run",
             "statements_per_placement": count_statements(),
             "single_client": results,
             "concurrent_clients": concurrent,
@@ -139,7 +181,9 @@ def run_size(size: int, ops: int) -> dict[str, object]:
     rng = random.Random(size)
     for i in range(ops):
         for index, name in enumerate(ENGINES):
-            one_round(world, engine(name), timings[name], rested[name], rng, i * 2 + index)
+            one_round(
+                world, engine(name), timings[name], rested[name], rng, i * len(ENGINES) + index
+            )
     for name in ENGINES:
         _, _, cancel_order = engine(name)
         still_open = Order.objects.filter(pk__in=rested[name], status=OrderStatus.OPEN)
@@ -164,11 +208,16 @@ def run_size(size: int, ops: int) -> dict[str, object]:
             "operations": {kind: summarise(samples) for kind, samples in timings[name].items()},
             "all_placements": summarise(placements),
         }
-    legacy, current = result["legacy"], result["current"]
-    result["speedup_p50"] = {
-        kind: round(legacy["operations"][kind]["p50_ms"] / current["operations"][kind]["p50_ms"], 1)
-        for kind in KINDS
-    }
+    current = result["current"]
+    for baseline in ("legacy", "sync"):
+        result[f"speedup_p50_over_{baseline}"] = {
+            kind: round(
+                result[baseline]["operations"][kind]["p50_ms"]
+                / current["operations"][kind]["p50_ms"],
+                2,
+            )
+            for kind in KINDS
+        }
     return result
 
 
@@ -244,7 +293,7 @@ def count_statements() -> dict[str, dict[str, int]]:
         )
         cancel_order(user=maker, order_id=warm.pk)
         place_bid(
-            buyer=world["takers"][index],
+            buyer=world["takers"][3 * index],
             problem=problem,
             price=Money(9_999, Currency.DEMO),
             quantity=1,
@@ -255,13 +304,13 @@ def count_statements() -> dict[str, dict[str, int]]:
                 buyer=maker, problem=problem, price=Money(1_200, Currency.DEMO), quantity=1
             ),
             "take_best_ask": lambda: place_bid(
-                buyer=world["takers"][2 + index * 2],
+                buyer=world["takers"][3 * index + 1],
                 problem=problem,
                 price=Money(9_999, Currency.DEMO),
                 quantity=1,
             ),
             "take_three_asks": lambda: place_bid(
-                buyer=world["takers"][3 + index * 2],
+                buyer=world["takers"][3 * index + 2],
                 problem=problem,
                 price=Money(9_999, Currency.DEMO),
                 quantity=3,

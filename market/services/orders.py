@@ -20,11 +20,14 @@ database functions, ``market_place_order`` and ``market_cancel_order``, created 
 ``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
 ``0006_engine_v2.py``, the current text: each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
-docs/market.md, "The engine"). This module validates the input, passes the settings' policy
-(fee rate, whether USD trades, the proceeds hold window, the currency with debt), turns the
-function's refusals into domain errors, and schedules the practice bot's re-bid. On SQLite
-(``make run``) the same rules run in Python, in ``market.services.dev_engine``; the
-differential test (tests/market/test_differential.py) holds both engines to one naive matcher.
+docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
+(``0008_engine_durable_ack.py``) that commits the placement without holding the book
+through the WAL flush and answers once the flush is done. This module validates the input,
+passes the settings' policy (fee rate, whether USD trades, the proceeds hold window, the
+currency with debt), turns the function's refusals into domain errors, and schedules the
+practice bot's re-bid. On SQLite (``make run``) the same rules run in Python, in
+``market.services.dev_engine``; the differential test (tests/market/test_differential.py)
+holds both engines to one naive matcher.
 """
 
 from __future__ import annotations
@@ -121,11 +124,7 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
         from market.services import dev_engine
 
         return dev_engine.cancel(user_id=user.pk, order_id=order_id)
-    row = _call(
-        "SELECT * FROM market_cancel_order(%s, %s, %s)",
-        [user.pk, order_id, str(DEBT_CURRENCY)],
-        price=None,
-    )
+    row = _call("market_cancel_order", [user.pk, order_id, str(DEBT_CURRENCY)], price=None)
     assert not isinstance(row, _Replay)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
     return _saved(
@@ -145,9 +144,6 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
             closed_at=row[9],
         )
     )
-
-
-_PLACE_SQL = "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 
 
 def _place(
@@ -180,7 +176,7 @@ def _place(
     else:
         currency = price.currency
         row = _call(
-            _PLACE_SQL,
+            "market_place_order",
             [
                 owner_id,
                 problem_id,
@@ -240,24 +236,28 @@ class _Replay:
     order_id: int
 
 
-def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
+def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
 
     A replayed client order id is a refusal too (nothing is written, not even the book's
     sequence), answered with :class:`_Replay` for the caller to compare the orders.
 
-    Outside a transaction the call is its own transaction: one round trip, committed when it
-    returns. Inside one (a test, a caller's atomic block) it runs in a savepoint, so that a
-    refusal leaves the caller's transaction usable.
+    As deployed (autocommit, no caller transaction) it is ONE statement, ``CALL
+    <function>_durable(...)`` (migration 0008): the placement commits in it without holding
+    the book's lock through the WAL flush, and the call returns once the flush is done, so
+    what it answers is durable. Inside a caller's transaction (a test, a caller's atomic
+    block) the function itself runs, in a savepoint so that a refusal leaves the caller's
+    transaction usable, and commits with the caller.
     """
+    in_transaction, deployed = _ENGINE_SQL[function]
     try:
         if connection.in_atomic_block:
             with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(sql, params)
+                cursor.execute(in_transaction, params)
                 return cursor.fetchone()
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
+            cursor.execute(deployed, params)
+            return cursor.fetchone()[:-1]  # the last OUT argument is the flushed WAL position
     except DatabaseError as exc:
         refusal = _refusal(exc, price)
         if refusal is None:
@@ -265,6 +265,22 @@ def _call(sql: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...
         if isinstance(refusal, _Replay):
             return refusal
         raise refusal from None
+
+
+# Per engine function: its call inside a caller's transaction, and the CALL of its procedure
+# (migration 0008) as deployed, with the procedure's OUT arguments written as NULL.
+_ENGINE_SQL = {
+    "market_place_order": (
+        "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        "CALL market_place_order_durable(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+    ),
+    "market_cancel_order": (
+        "SELECT * FROM market_cancel_order(%s, %s, %s)",
+        "CALL market_cancel_order_durable(%s, %s, %s, "
+        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+    ),
+}
 
 
 def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | _Replay | None:

@@ -2,10 +2,11 @@
 
 Every statement the engine sends is captured with Django's own capture. As deployed
 (autocommit, no caller transaction) a placement or a cancel is ONE statement,
-``SELECT * FROM market_place_order(...)`` or ``market_cancel_order(...)``, which is also its
-one transaction: no BEGIN, no COMMIT, whatever the number of fills. Inside a caller's
-transaction the call is wrapped in a SAVEPOINT / RELEASE pair (three statements), so that a
-refusal leaves the caller's transaction usable.
+``CALL market_place_order_durable(...)`` or ``CALL market_cancel_order_durable(...)``
+(migration 0008: the placement's transaction, then the wait for its WAL flush, in one call):
+no BEGIN, no COMMIT, whatever the number of fills. Inside a caller's transaction the engine
+function itself is called, wrapped in a SAVEPOINT / RELEASE pair (three statements), so that
+a refusal leaves the caller's transaction usable.
 Budget (issue 14): at most 6 for a resting bid or a cancel, at most 8 for a bid that
 crosses one ask, and no extra statement per extra fill.
 """
@@ -25,6 +26,7 @@ from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
 
 ENGINE_CALL = ("SELECT * FROM market_place_order(", "SELECT * FROM market_cancel_order(")
+DEPLOYED_CALL = ("CALL market_place_order_durable(", "CALL market_cancel_order_durable(")
 
 
 def statements(call):
@@ -65,12 +67,12 @@ def test_as_deployed_every_placement_and_cancel_is_one_statement_and_one_transac
     }
     for kind, call in calls.items():
         _, sql = statements(call)
-        assert len(sql) == 1 and sql[0].startswith(ENGINE_CALL[0]), (kind, sql)
+        assert len(sql) == 1 and sql[0].startswith(DEPLOYED_CALL[0]), (kind, sql)
     assert Trade.objects.filter(buyer=buyer).count() == 3  # the fills happened
     resting = Order.objects.get(owner=buyer, status=OrderStatus.OPEN)
     cancelled, sql = statements(lambda: cancel_order(user=buyer, order_id=resting.pk))
     assert cancelled.status == OrderStatus.CANCELLED
-    assert len(sql) == 1 and sql[0].startswith(ENGINE_CALL[1]), sql
+    assert len(sql) == 1 and sql[0].startswith(DEPLOYED_CALL[1]), sql
 
     solution = market.accepted(solver=funded(1))
     place_bid(buyer=buyer, problem=market.problem, price=demo(700), quantity=1)
