@@ -2,8 +2,8 @@
 
 Until this migration a placement's COMMIT waited for its WAL flush while it still held the
 problem's row lock: on one busy book every placement queued behind the previous one's disk
-write (a WAL flush is 0.13-0.3 ms here, a third of a placement). The two procedures below
-call the engine functions of migrations 0005/0006 unchanged, but:
+write (a WAL flush is 0.13-0.3 ms here). The two procedures below call the engine functions
+of migrations 0005/0006 unchanged, but:
 
 1. The placement's own transaction commits with ``synchronous_commit = off`` (for that
    transaction only): COMMIT writes the commit record into the WAL and releases the book's
@@ -14,19 +14,32 @@ call the engine functions of migrations 0005/0006 unchanged, but:
    (``on`` by default): its COMMIT waits until the WAL is flushed up to its own commit
    record, which lies after the placement's. Only then does the CALL return.
 
-So the caller is answered only when the placement is durable, exactly as before: an
-acknowledged placement never vanishes in a crash. WAL is replayed in order, so a crash
-loses a suffix of commits: a placement, and everything that saw it and committed after it,
-or nothing. What changes: another session may read a placement (the book page, say) for
-the time of one WAL flush before it is durable. Any session that writes and commits
-synchronously after reading it flushes it too (the webhook drain does, before it sends).
-docs/market.md ("The engine") has the argument in full.
+So the caller is answered only when the placement is durable, as before: an acknowledged
+placement never vanishes in a crash. WAL is replayed in order, so a crash loses a suffix of
+commits: a placement and everything that saw it and committed after it, or nothing. What
+changes: another session may read a placement for the time of one WAL flush before it is
+durable. ``market.services.orders`` closes the two ways that reading could reach a caller
+of the engine itself:
 
-A CALL that commits cannot run inside a caller's transaction block: ``market.services.orders``
-calls the plain functions there (tests, a caller's ``atomic``), which commit with the caller.
+- a refusal (a replayed client order id, an order already filled, ...) may have been decided
+  on a placement not yet flushed: before answering one, orders.py runs the same flush barrier;
+- an error raised after the COMMIT (a query cancel or statement timeout between the two
+  transactions) would report a committed placement as failed: each CALL passes a fresh token,
+  which the placement's transaction stores in a session setting (``formalmarket.committed``,
+  kept only if that transaction commits); after an error orders.py reads it, flushes, and
+  answers the committed placement.
+
+With a synchronous standby configured (``synchronous_standby_names``) the placement commits
+synchronously as before: turning it off would also skip the standby's acknowledgement, and
+others could read a placement the standby does not have yet.
+
+Each CALL must be its own statement and its own transaction (autocommit, no pipelining, no
+batching): a CALL that commits cannot run inside a caller's transaction block, and
+``market.services.orders`` calls the plain functions there (tests, a caller's ``atomic``).
 
 ``o_durable_lsn`` is the end of the flushed message: the position up to which the WAL was
 flushed before the answer (tests/market/test_durable_ack.py checks it against the server).
+docs/market.md ("Commit and answer") has the argument in full.
 """
 
 from django.db import migrations
@@ -36,18 +49,24 @@ CREATE OR REPLACE PROCEDURE market_place_order_durable(
     p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text,
     p_quantity integer, p_solution bigint, p_client_order_id text,
     p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text,
-    p_hold_window interval, p_debt_currency text,
+    p_hold_window interval, p_debt_currency text, p_token text,
     OUT o_id bigint, OUT o_remaining integer, OUT o_status text,
     OUT o_created_at timestamptz, OUT o_closed_at timestamptz, OUT o_is_demo boolean,
     OUT o_notified integer[], OUT o_durable_lsn pg_lsn
 ) LANGUAGE plpgsql AS $$
 BEGIN
-    -- This transaction only: its COMMIT releases the book without waiting for the disk.
-    PERFORM set_config('synchronous_commit', 'off', true);
+    -- This transaction only: its COMMIT releases the book without waiting for the disk
+    -- (unless a synchronous standby is configured: see the module's docstring).
+    IF current_setting('synchronous_standby_names') = '' THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
+    END IF;
     SELECT * INTO o_id, o_remaining, o_status, o_created_at, o_closed_at, o_is_demo, o_notified
     FROM market_place_order(p_owner, p_problem, p_side, p_price, p_currency, p_quantity,
                             p_solution, p_client_order_id, p_usd_allowed, p_fee_bps,
                             p_proceeds_kind, p_hold_window, p_debt_currency);
+    -- A session setting made in this transaction: it survives only if the COMMIT does, so
+    -- after an error the caller can tell whether the placement committed (orders.py).
+    PERFORM set_config('formalmarket.committed', coalesce(p_token, '') || ':' || o_id, false);
     COMMIT;
     -- The answer waits for the flush: this transaction's synchronous COMMIT (at the end of
     -- the CALL) flushes the WAL up to its own record, past the placement's commit.
@@ -56,17 +75,20 @@ END;
 $$;
 
 CREATE OR REPLACE PROCEDURE market_cancel_order_durable(
-    p_owner integer, p_order bigint, p_debt_currency text,
+    p_owner integer, p_order bigint, p_debt_currency text, p_token text,
     OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text,
     OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint,
     OUT o_client_order_id text, OUT o_created_at timestamptz, OUT o_closed_at timestamptz,
     OUT o_durable_lsn pg_lsn
 ) LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
+    IF current_setting('synchronous_standby_names') = '' THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
+    END IF;
     SELECT * INTO o_problem_id, o_side, o_price, o_currency, o_quantity, o_remaining,
                   o_solution_id, o_client_order_id, o_created_at, o_closed_at
     FROM market_cancel_order(p_owner, p_order, p_debt_currency);
+    PERFORM set_config('formalmarket.committed', coalesce(p_token, '') || ':' || p_order, false);
     COMMIT;
     o_durable_lsn := pg_logical_emit_message(true, 'formalmarket.durable', '');
 END;
@@ -74,10 +96,10 @@ $$;
 """
 
 BACKWARD = r"""
-DROP PROCEDURE IF EXISTS market_cancel_order_durable(integer, bigint, text);
+DROP PROCEDURE IF EXISTS market_cancel_order_durable(integer, bigint, text, text);
 DROP PROCEDURE IF EXISTS market_place_order_durable(
     integer, bigint, text, bigint, text, integer, bigint, text, boolean, integer, text,
-    interval, text);
+    interval, text, text);
 """
 
 

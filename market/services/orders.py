@@ -33,6 +33,7 @@ holds both engines to one naive matcher.
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -125,7 +126,8 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
 
         return dev_engine.cancel(user_id=user.pk, order_id=order_id)
     row = _call("market_cancel_order", [user.pk, order_id, str(DEBT_CURRENCY)], price=None)
-    assert not isinstance(row, _Replay)
+    if isinstance(row, _Replay):  # the cancel committed, then the call failed
+        return Order.objects.get(pk=row.order_id)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
     return _saved(
         Order(
@@ -250,34 +252,72 @@ def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any
     transaction usable, and commits with the caller.
     """
     in_transaction, deployed = _ENGINE_SQL[function]
-    try:
-        if connection.in_atomic_block:
+    if connection.in_atomic_block or not connection.get_autocommit():
+        try:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(in_transaction, params)
                 return cursor.fetchone()
+        except DatabaseError as exc:
+            return _answer(exc, price)
+    token = secrets.token_hex(8)
+    try:
         with connection.cursor() as cursor:
-            cursor.execute(deployed, params)
+            cursor.execute(deployed, [*params, token])
             return cursor.fetchone()[:-1]  # the last OUT argument is the flushed WAL position
     except DatabaseError as exc:
-        refusal = _refusal(exc, price)
-        if refusal is None:
-            raise
-        if isinstance(refusal, _Replay):
-            return refusal
-        raise refusal from None
+        # The call may have read placements of others that were committed but not yet
+        # flushed (a refusal can be decided on one), or failed after its own COMMIT (a
+        # query cancel between its two transactions): flush before answering either.
+        committed = _flush_barrier(token)
+        if committed is not None and _refusal(exc, price) is None:
+            return _Replay(committed)  # committed, then failed: answer what was committed
+        return _answer(exc, price)
+
+
+def _answer(exc: DatabaseError, price: Money | None) -> _Replay:
+    """A refusal as the caller receives it: a replay to compare, or its domain error."""
+    refusal = _refusal(exc, price)
+    if refusal is None:
+        raise exc
+    if isinstance(refusal, _Replay):
+        return refusal
+    raise refusal from None
+
+
+def _flush_barrier(token: str) -> int | None:
+    """Flush the WAL past every commit this session may have seen; None, or the id of the
+    order the CALL with ``token`` committed before it failed.
+
+    One statement in autocommit: a transaction with a WAL record of its own commits
+    synchronously. ``formalmarket.committed`` is set by the placement's transaction (a
+    session setting, kept only if that transaction committed). When the connection itself
+    is gone the outcome is unknown, as for any connection lost before an answer.
+    """
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('formalmarket.committed', true), "
+                "pg_logical_emit_message(true, 'formalmarket.durable', '')"
+            )
+            committed = cursor.fetchone()[0] or ""
+    except DatabaseError:
+        return None
+    marker, _, order_id = committed.partition(":")
+    return int(order_id) if marker == token and order_id else None
 
 
 # Per engine function: its call inside a caller's transaction, and the CALL of its procedure
-# (migration 0008) as deployed, with the procedure's OUT arguments written as NULL.
+# (migration 0008) as deployed: the same arguments, then the call's token, then the
+# procedure's OUT arguments written as NULL.
 _ENGINE_SQL = {
     "market_place_order": (
         "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
         "CALL market_place_order_durable(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+        "%s, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
     ),
     "market_cancel_order": (
         "SELECT * FROM market_cancel_order(%s, %s, %s)",
-        "CALL market_cancel_order_durable(%s, %s, %s, "
+        "CALL market_cancel_order_durable(%s, %s, %s, %s, "
         "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
     ),
 }

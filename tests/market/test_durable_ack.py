@@ -9,10 +9,13 @@ These tests run the real procedures on the real server, in autocommit as deploye
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from market.exceptions import InsufficientFunds
+from market.exceptions import InsufficientFunds, OrderNotOpen
 from market.models import Order, OrderStatus, Trade
 from market.money import Currency
 from market.services.orders import _ENGINE_SQL, DEBT_CURRENCY, cancel_order, place_ask, place_bid
@@ -43,6 +46,7 @@ def _place_params(owner, problem, price_minor: int, side: str = "bid", solution=
         "available",
         None,
         str(DEBT_CURRENCY),
+        "test-token",
     ]
 
 
@@ -54,17 +58,19 @@ def test_the_answer_comes_after_the_wal_is_flushed_past_the_placements_commit():
     row = _server(_ENGINE_SQL["market_place_order"][1], _place_params(buyer, market.problem, 300))
     order_id, durable_lsn = row[0], row[-1]
     # Read at once, on the same connection: nothing else has run in between.
-    after_call, flushed_past, committed = _server(
-        "SELECT %s::pg_lsn > %s::pg_lsn, pg_current_wal_flush_lsn() >= %s::pg_lsn, "
-        "pg_xact_status(o.xmin::text::xid8) FROM market_order o WHERE o.id = %s",
-        [durable_lsn, before, durable_lsn, order_id],
+    after_call, flushed_past = _server(
+        "SELECT %s::pg_lsn > %s::pg_lsn, pg_current_wal_flush_lsn() >= %s::pg_lsn",
+        [durable_lsn, before, durable_lsn],
     )
     # The flush barrier was written after the call began (so after the placement's commit
     # record, which its transaction wrote first), and the WAL was on disk up to it when the
     # call returned.
     assert after_call and flushed_past, (before, durable_lsn)
-    assert committed == "committed"
     assert Order.objects.get(pk=order_id).status == OrderStatus.OPEN
+    # The placement's transaction left its token in the session: it committed.
+    assert _server("SELECT current_setting('formalmarket.committed')") == (
+        f"test-token:{order_id}",
+    )
     assert_market_invariants()
 
 
@@ -121,4 +127,77 @@ def test_the_procedures_cannot_run_inside_a_callers_transaction():
     with transaction.atomic():
         order = place_bid(buyer=buyer, problem=market.problem, price=demo(5), quantity=1)
     assert Order.objects.get(pk=order.pk).status == OrderStatus.OPEN
+    assert_market_invariants()
+
+
+def test_a_refusal_is_answered_after_a_flush_barrier():
+    # A refusal may be decided on another placement that is committed but not yet flushed
+    # (a replay of it, a cancel of an order it filled): the answer waits for a flush too.
+    market = Market()
+    buyer, poor = funded(10_000), funded(10)
+    seller = market.accepted(solver=funded(1))
+    place_ask(seller=seller.solver, solution=seller, price=demo(400), quantity=1)
+    filled = place_bid(buyer=buyer, problem=market.problem, price=demo(400), quantity=1)
+    for refused, error in (
+        (
+            lambda: place_bid(buyer=poor, problem=market.problem, price=demo(300), quantity=1),
+            InsufficientFunds,
+        ),
+        (lambda: cancel_order(user=buyer, order_id=filled.pk), OrderNotOpen),
+    ):
+        with CaptureQueriesContext(connection) as captured, pytest.raises(error):
+            refused()
+        sql = [q["sql"] for q in captured.captured_queries]
+        assert len(sql) == 2 and sql[0].startswith("CALL market_"), sql
+        assert "pg_logical_emit_message(true" in sql[1], sql
+    assert_market_invariants()
+
+
+@pytest.fixture
+def injected():
+    """Replace the placement procedure by one that fails at a chosen point; restore it."""
+    forward = importlib.import_module("market.migrations.0008_engine_durable_ack").FORWARD
+    commit = "    COMMIT;\n    -- The answer waits"
+    assert forward.count(commit) == 1
+    fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
+
+    def inject(where: str) -> None:
+        if where == "after_commit":
+            text = forward.replace(commit, "    COMMIT;\n" + fail + "    -- The answer waits")
+        else:
+            text = forward.replace(commit, fail + commit)
+        with connection.cursor() as cursor:
+            cursor.execute(text)
+
+    yield inject
+    with connection.cursor() as cursor:
+        cursor.execute(forward)
+
+
+def test_an_error_after_the_commit_is_answered_with_the_committed_placement(injected):
+    # A query cancel (statement timeout, pg_cancel_backend) between the procedure's two
+    # transactions: the placement committed, so the caller gets it, not an error to retry.
+    market = Market()
+    buyer = funded(10_000)
+    injected("after_commit")
+    order = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
+    assert Order.objects.get(pk=order.pk, owner=buyer).status == OrderStatus.OPEN
+    assert order.remaining == 1 and order.price_minor == 300
+    assert Order.objects.filter(owner=buyer).count() == 1
+    assert _server("SHOW synchronous_commit") == ("on",)
+    assert_market_invariants()
+
+
+def test_an_error_before_the_commit_is_an_error_and_writes_nothing(injected):
+    from django.db.utils import OperationalError
+
+    market = Market()
+    buyer = funded(10_000)
+    place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    # The session still holds the token of that committed placement: a later failed call
+    # with its own token must not be mistaken for it.
+    injected("before_commit")
+    with pytest.raises(OperationalError, match="injected"):
+        place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
+    assert list(Order.objects.filter(owner=buyer).values_list("price_minor", flat=True)) == [100]
     assert_market_invariants()

@@ -85,13 +85,15 @@ def test_as_deployed_every_placement_and_cancel_is_one_statement_and_one_transac
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_refusal_is_one_statement_too_and_leaves_the_connection_usable(warm):
+def test_a_refusal_is_two_statements_and_leaves_the_connection_usable(warm):
+    # The CALL, then a flush barrier before the refusal is answered (it may have been decided
+    # on a placement not yet flushed: tests/market/test_durable_ack.py).
     market, _, _ = warm
     poor = funded(10)
-    with pytest.raises(InsufficientFunds):
-        statements(
-            lambda: place_bid(buyer=poor, problem=market.problem, price=demo(200), quantity=1)
-        )
+    with CaptureQueriesContext(connection) as captured, pytest.raises(InsufficientFunds):
+        place_bid(buyer=poor, problem=market.problem, price=demo(200), quantity=1)
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert len(sql) == 2 and sql[0].startswith(DEPLOYED_CALL[0]), sql
     order, sql = statements(
         lambda: place_bid(buyer=poor, problem=market.problem, price=demo(5), quantity=1)
     )
