@@ -1,16 +1,21 @@
-"""As deployed, a placement releases its book at COMMIT and is answered once it is durable.
+"""As deployed, a placement on a busy book releases it at COMMIT and is answered once durable.
 
-Migration 0008: ``CALL market_place_order_durable(...)`` (and ``..._cancel_...``) commits the
-placement with ``synchronous_commit = off`` for that transaction only, so the book's lock
-is not held through the WAL flush, then writes one WAL record in a second transaction whose
-synchronous COMMIT flushes the WAL past the placement's commit before the CALL returns.
-These tests run the real procedures on the real server, in autocommit as deployed.
+Migration 0008: ``CALL market_place_order_durable(...)`` (and ``..._cancel_...``). When the
+call waited for its book, it commits the placement with ``synchronous_commit = off`` for that
+transaction only, so the book's lock is not held through the WAL flush, then writes one WAL
+record in a second transaction whose synchronous COMMIT flushes the WAL past the placement's
+commit before the CALL returns. On an idle book it commits synchronously, as before. These
+tests run the real procedures on the real server, in autocommit as deployed; the busy book is
+a second connection holding the problem's row, as a placement in progress does.
 """
 
 from __future__ import annotations
 
 import importlib
+import threading
+import time
 
+import psycopg
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -50,27 +55,106 @@ def _place_params(owner, problem, price_minor: int, side: str = "bid", solution=
     ]
 
 
-def test_the_answer_comes_after_the_wal_is_flushed_past_the_placements_commit():
+def test_on_an_idle_book_the_placement_commits_synchronously():
     market = Market()
     buyer = funded(10_000)
     assert connection.get_autocommit() and not connection.in_atomic_block
-    (before,) = _server("SELECT pg_current_wal_insert_lsn()")
-    row = _server(_ENGINE_SQL["market_place_order"][1], _place_params(buyer, market.problem, 300))
-    order_id, durable_lsn = row[0], row[-1]
-    # Read at once, on the same connection: nothing else has run in between.
-    after_call, flushed_past = _server(
-        "SELECT %s::pg_lsn > %s::pg_lsn, pg_current_wal_flush_lsn() >= %s::pg_lsn",
-        [durable_lsn, before, durable_lsn],
-    )
-    # The flush barrier was written after the call began (so after the placement's commit
-    # record, which its transaction wrote first), and the WAL was on disk up to it when the
-    # call returned.
-    assert after_call and flushed_past, (before, durable_lsn)
+    sql = _ENGINE_SQL["market_place_order"][1]
+    _server(sql, _place_params(buyer, market.problem, 200))  # plans made: nothing delays a call
+    # No early release, no barrier: an ordinary synchronous COMMIT (o_durable_lsn NULL). A call
+    # that the machine stalls for 0.25 ms before the lock counts as having waited: of three
+    # calls, the test asks for one that did not.
+    rows = [_server(sql, _place_params(buyer, market.problem, 300 + i)) for i in range(3)]
+    assert any(row[-1] is None for row in rows), rows
+    order_id = rows[-1][0]
     assert Order.objects.get(pk=order_id).status == OrderStatus.OPEN
     # The placement's transaction left its token in the session: it committed.
     assert _server("SELECT current_setting('formalmarket.committed')") == (
         f"test-token:{order_id}",
     )
+    assert_market_invariants()
+
+
+def _connection_params() -> dict[str, object]:
+    """How to open connections of the test's own to the test database."""
+    d = connection.settings_dict
+    return {
+        "dbname": d["NAME"],
+        "user": d["USER"],
+        "password": d["PASSWORD"] or None,
+        "host": d["HOST"] or "127.0.0.1",
+        "port": d["PORT"] or 5432,
+    }
+
+
+def _wait_until_blocked(watcher, blocker, worker) -> None:
+    """Until another backend waits for a lock that ``blocker`` holds (with a deadline)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and worker.is_alive():
+        (waiting,) = watcher.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY (pg_blocking_pids(pid))",
+            [blocker.info.backend_pid],
+        ).fetchone()
+        if waiting:
+            return
+        time.sleep(0.005)
+    raise AssertionError("the call never waited for the book")
+
+
+@pytest.mark.parametrize("call", ["place", "cancel"])
+def test_on_a_busy_book_the_answer_comes_after_the_wal_is_flushed_past_the_commit(call):
+    market = Market()
+    buyer = funded(10_000)
+    resting = place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    (before,) = _server("SELECT pg_current_wal_insert_lsn()")
+    if call == "place":
+        sql, params = (
+            _ENGINE_SQL["market_place_order"][1],
+            _place_params(buyer, market.problem, 300),
+        )
+    else:
+        sql = _ENGINE_SQL["market_cancel_order"][1]
+        params = [buyer.pk, resting.pk, str(DEBT_CURRENCY), "test-token"]
+    result: dict[str, object] = {}
+    database = _connection_params()
+
+    def placing() -> None:
+        try:
+            with psycopg.connect(**database) as own:
+                own.autocommit = True  # as deployed: the CALL is its own statement
+                result["row"] = row = own.execute(sql, params).fetchone()
+                result["flushed"] = own.execute(
+                    "SELECT pg_current_wal_flush_lsn() >= %s::pg_lsn, %s::pg_lsn > %s::pg_lsn, "
+                    "current_setting('synchronous_commit')",
+                    [row[-1], row[-1], before],
+                ).fetchone()
+        except BaseException as exc:  # reported by the assertions below
+            result["error"] = exc
+
+    # Another transaction holds the book, as a placement in progress would.
+    # The watcher in autocommit: pg_stat_activity is read once per transaction.
+    with (
+        psycopg.connect(**database) as blocker,
+        psycopg.connect(**database, autocommit=True) as watcher,
+    ):
+        blocker.execute(
+            "SELECT 1 FROM market_problem WHERE id = %s FOR NO KEY UPDATE", [market.problem.pk]
+        )
+        worker = threading.Thread(target=placing)
+        worker.start()
+        _wait_until_blocked(watcher, blocker, worker)
+        blocker.commit()
+        worker.join(timeout=60)
+    assert "error" not in result, result
+    durable_lsn = result["row"][-1]
+    # It waited, so it released the book at COMMIT; the barrier it then flushed was written
+    # after the call began (so after the placement's commit record), and the WAL was on disk
+    # past it when the call returned. The session is synchronous again.
+    assert durable_lsn is not None
+    assert result["flushed"] == (True, True, "on"), (before, durable_lsn)
+    order_id = result["row"][0] if call == "place" else resting.pk
+    expected = OrderStatus.OPEN if call == "place" else OrderStatus.CANCELLED
+    assert Order.objects.get(pk=order_id).status == expected
     assert_market_invariants()
 
 
@@ -158,14 +242,15 @@ def injected():
     """Replace the placement procedure by one that fails at a chosen point; restore it."""
     forward = importlib.import_module("market.migrations.0008_engine_durable_ack").FORWARD
     commit = "    COMMIT;\n    -- The answer waits"
-    assert forward.count(commit) == 1
+    # The placement procedure's COMMIT (the cancel procedure, after it, is left as it is).
+    assert forward.index(commit) < forward.index("PROCEDURE market_cancel_order_durable")
     fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
 
     def inject(where: str) -> None:
         if where == "after_commit":
-            text = forward.replace(commit, "    COMMIT;\n" + fail + "    -- The answer waits")
+            text = forward.replace(commit, "    COMMIT;\n" + fail + "    -- The answer waits", 1)
         else:
-            text = forward.replace(commit, fail + commit)
+            text = forward.replace(commit, fail + commit, 1)
         with connection.cursor() as cursor:
             cursor.execute(text)
 
