@@ -17,7 +17,7 @@ are then likely queued behind it; ``market_book_was_busy``):
 
 On a book nobody waited for, the placement commits synchronously, as before this migration:
 a second transaction and a second flush would cost more than they save there (8 clients on
-8 books: 7-12 % fewer placements per second, measured).
+8 books: 7-14 % fewer placements per second, measured).
 
 So the caller is answered only when the placement is durable, as before: an acknowledged
 placement never vanishes in a crash. WAL is replayed in order, so a crash loses a suffix of
