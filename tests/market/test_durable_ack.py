@@ -239,18 +239,20 @@ def test_a_refusal_is_answered_after_a_flush_barrier():
 
 @pytest.fixture
 def injected():
-    """Replace the placement procedure by one that fails at a chosen point; restore it."""
+    """Replace a procedure by one that fails at a chosen point; restore both afterwards."""
     forward = importlib.import_module("market.migrations.0008_engine_durable_ack").FORWARD
-    commit = "    COMMIT;\n    -- The answer waits"
-    # The placement procedure's COMMIT (the cancel procedure, after it, is left as it is).
-    assert forward.index(commit) < forward.index("PROCEDURE market_cancel_order_durable")
+    cancel_at = forward.index("CREATE OR REPLACE PROCEDURE market_cancel_order_durable")
     fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
 
-    def inject(where: str) -> None:
+    def inject(where: str, procedure: str = "place") -> None:
+        # Each procedure's text: the placement's comes before the cancel's.
+        text = forward[:cancel_at] if procedure == "place" else forward[cancel_at:]
+        commit = "    COMMIT;\n"
+        assert text.count(commit) == 1
         if where == "after_commit":
-            text = forward.replace(commit, "    COMMIT;\n" + fail + "    -- The answer waits", 1)
+            text = text.replace(commit, commit + fail)
         else:
-            text = forward.replace(commit, fail + commit, 1)
+            text = text.replace(commit, fail + commit)
         with connection.cursor() as cursor:
             cursor.execute(text)
 
@@ -270,6 +272,17 @@ def test_an_error_after_the_commit_is_answered_with_the_committed_placement(inje
     assert order.remaining == 1 and order.price_minor == 300
     assert Order.objects.filter(owner=buyer).count() == 1
     assert _server("SHOW synchronous_commit") == ("on",)
+    assert_market_invariants()
+
+
+def test_an_error_after_the_commit_of_a_cancel_is_answered_with_the_cancelled_order(injected):
+    market = Market()
+    buyer = funded(10_000)
+    order = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
+    injected("after_commit", procedure="cancel")
+    cancelled = cancel_order(user=buyer, order_id=order.pk)
+    assert cancelled.pk == order.pk and cancelled.status == OrderStatus.CANCELLED
+    assert Order.objects.get(pk=order.pk).status == OrderStatus.CANCELLED
     assert_market_invariants()
 
 
