@@ -125,6 +125,12 @@ def _cases(deposit: Deposit, other: Deposit) -> dict[str, str]:
         ),
         "a 300-character event id": json.dumps(event("charge.refunded", {}, event_id="e" * 300)),
         "an event id that is a number": json.dumps({**event("charge.refunded", {}), "id": 12}),
+        "an event id with a NUL": json.dumps(event("charge.refunded", {}, event_id="evt_\x00")),
+        "an event id with a space": json.dumps(event("ping", {}, event_id="evt 1")),
+        "a session id with a NUL": json.dumps(
+            event("checkout.session.completed", {**session, "id": "cs_\x00"})
+        ),
+        "an account id with a NUL": json.dumps({**event("charge.refunded", {}), "account": "\x00"}),
         "no event id": json.dumps({k: v for k, v in event("ping", {}).items() if k != "id"}),
         "no type": json.dumps({k: v for k, v in event("ping", {}).items() if k != "type"}),
         "a type that is a list": json.dumps({**event("ping", {}), "type": ["charge.refunded"]}),

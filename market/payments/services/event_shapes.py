@@ -8,11 +8,16 @@ instead of a KeyError or a database error (a 500 that Stripe would retry for thr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from market.payments.exceptions import InvalidWebhook
 
 MAX_ID_CHARS = 255
+# What an id may hold: printable ASCII without spaces (Stripe's are letters, digits and "_").
+# Anything else (a NUL byte that PostgreSQL text refuses, a control or non-ASCII character)
+# is not one of Stripe's ids.
+ID_SHAPE = re.compile(rf"[\x21-\x7e]{{1,{MAX_ID_CHARS}}}")
 # Larger than any Stripe amount in cents; keeps every sum inside a bigint.
 MAX_AMOUNT_MINOR = 10**12
 
@@ -25,7 +30,7 @@ def as_object(value: object, what: str) -> dict[str, Any]:
 
 def required_id(obj: dict[str, Any], key: str, what: str) -> str:
     value = obj.get(key)
-    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID_CHARS:
+    if not isinstance(value, str) or not ID_SHAPE.fullmatch(value):
         raise InvalidWebhook(f"malformed event: {what}.{key} is not an id")
     return value
 
@@ -37,7 +42,7 @@ def optional_id(obj: dict[str, Any], key: str, what: str) -> str | None:
         return None
     if isinstance(value, dict):
         return required_id(value, "id", f"{what}.{key}")
-    if not isinstance(value, str) or len(value) > MAX_ID_CHARS:
+    if not isinstance(value, str) or not ID_SHAPE.fullmatch(value):
         raise InvalidWebhook(f"malformed event: {what}.{key} is not an id")
     return value
 
