@@ -195,3 +195,48 @@ def test_the_database_engines_plan_for_an_ask_walks_the_bid_index(big_book, nest
     print(f"\nauto_explain, the engine's planning query for an ask:\n{plan}")
     assert "order_book_bids" in plan, plan
     assert "Seq Scan on market_order" not in plan and "Sort" not in plan, plan
+
+
+def test_the_balanced_postings_check_runs_a_generic_plan_that_probes_the_index(nested_plans):
+    """The ledger's balance check (a trigger at COMMIT, once per posting, while a placement
+    holds its book) runs with a generic plan, made once per session (migration 0009): with
+    skewed statistics (a few ledger transactions holding most postings, as after a bulk
+    funding) PostgreSQL otherwise judged the generic plan worse and planned afresh at every
+    posting (docs/market.md, "Benchmark"). The generic plan must stay an index probe, also on
+    a ledger skewed by one transaction of 20 000 postings."""
+    from market.services.accounts import grant_demo_credits
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT proconfig FROM pg_proc WHERE proname = 'market_posting_check_balanced'"
+        )
+        assert cursor.fetchone()[0] == ["plan_cache_mode=force_generic_plan"]
+    payer, payee = UserFactory(), UserFactory()
+    grant_demo_credits(user=payer, amount_minor=1_000_000)
+    grant_demo_credits(user=payee, amount_minor=1_000_000)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            WITH t AS (
+                INSERT INTO market_ledgertransaction (kind, currency, memo, created_at)
+                VALUES ('transfer', 'DEMO', 'a bulk transaction', now()) RETURNING id
+            )
+            INSERT INTO market_posting (transaction_id, account_id, currency, amount_minor)
+            SELECT t.id, a.id, 'DEMO', CASE WHEN a.owner_id = %(payer)s THEN -1 ELSE 1 END
+            FROM t, market_account a, generate_series(1, 10000)
+            WHERE a.owner_id IN (%(payer)s, %(payee)s) AND a.kind = 'available'
+            """,
+            {"payer": payer.pk, "payee": payee.pk},
+        )
+        cursor.execute("ANALYZE market_posting")
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the check runs at each statement
+    sums = []
+    for _ in range(8):  # past the plan cache's five custom plans
+        nested_plans.clear()
+        grant_demo_credits(user=UserFactory(), amount_minor=100)
+        sums += [p for p in nested_plans if "SUM(p.amount_minor)" in p]
+    assert len(sums) == 16, nested_plans  # two postings per grant
+    print(f"\nauto_explain, the balance check:\n{sums[-1]}")
+    for plan in sums:
+        assert "Index Cond: (transaction_id = $" in plan, plan  # a parameter: generic
+        assert "Seq Scan on market_posting" not in plan, plan
