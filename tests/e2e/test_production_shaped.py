@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 
@@ -143,6 +144,28 @@ def test_static_files_headers_and_error_answers_over_http(stack):
     status, _, body = http_get(stack.base_url + "/api/v1/nothing-here/", PROXY)
     assert status == 404
     assert json.loads(body)["error"]["code"] == "not-found"
+
+
+def test_the_web_server_keeps_its_database_connections(stack):
+    """gunicorn's workers reuse their PostgreSQL connection between requests (CONN_MAX_AGE):
+    20 API requests open at most a few sessions (a worker's first, a task's), not 20 (a new
+    backend process per request, and the engine functions compiled again in each)."""
+
+    def sessions() -> int:
+        with psycopg.connect(stack.env["DATABASE_URL"], autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT sessions FROM pg_stat_database WHERE datname = current_database()"
+            ).fetchone()
+            return int(row[0])
+
+    for _ in range(4):  # each of the two workers may open its connection now
+        assert http_get(stack.base_url + "/api/v1/problems/", PROXY)[0] == 200
+    before = sessions()
+    for _ in range(20):
+        assert http_get(stack.base_url + "/api/v1/problems/", PROXY)[0] == 200
+    # A session that ended is counted at once (its backend reports as it exits): with a
+    # connection per request, the 20 requests would add about 20 here.
+    assert sessions() - before < 10
 
 
 def test_solver_loop_in_production(session, stack):
