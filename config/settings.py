@@ -83,10 +83,11 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 # The embedded default is SQLite; set DATABASE_URL for PostgreSQL (tests and production).
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# On PostgreSQL each web or worker process keeps its connection between requests (checked
-# before reuse): a request then skips connecting (a new backend process) and the engine
-# functions' first-call compilation, about 20 ms of a placement's 34 ms through the API
-# (docs/market.md). SQLite's development server runs a thread per request: no reuse there.
+# On PostgreSQL each web process keeps its connection between requests (checked before
+# reuse): a request then skips connecting (a new backend process) and the engine functions'
+# first-call compilation, about 20 ms of a placement's 34 ms through the API (docs/market.md).
+# Celery's Django fix-up still closes a worker's connection around each task. SQLite's
+# development server runs a thread per request: no reuse there.
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60 if _POSTGRES else 0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
