@@ -232,6 +232,28 @@ def test_deposit_form_redirects_to_checkout(client, fake_stripe):
     assert balance(user, currency="USD") == 0
 
 
+@pytest.mark.parametrize("form", ["deposit", "withdraw", "refund"])
+@pytest.mark.parametrize("token", ["t\x00", "t\nx", "x" * 256])
+def test_a_form_token_that_is_no_key_is_refused_with_a_message_not_a_500(
+    client, fake_stripe, form, token
+):
+    """A form's token is its idempotency key: a NUL byte (which PostgreSQL text refuses), a
+    control character or 256 characters is refused before anything is looked up or written."""
+    from market.payments.models import Deposit, DepositRefund, Withdrawal
+
+    client.force_login(UserFactory())
+    response = client.post(
+        f"/payments/{form}/",
+        {"amount": "12.50", "form_token": token, "deposit_id": "1"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert b"invalid idempotency key" in response.content
+    assert (Deposit.objects.count(), Withdrawal.objects.count()) == (0, 0)
+    assert DepositRefund.objects.count() == 0
+    assert fake_stripe.requests == []
+
+
 # --- No Stripe keys: USD disabled everywhere -------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from market.money import Currency, format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount
 from market.payments.models import Deposit, DepositStatus
+from market.payments.services.idempotency_keys import checked_key
 
 
 def validate_deposit_amount(amount_minor: object) -> int:
@@ -47,10 +48,7 @@ def create_deposit_session(
     """
     stripe_client.require_usd()
     amount_minor = validate_deposit_amount(amount_minor)
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 255:
-        raise InvalidAmount(
-            "invalid Idempotency-Key", fields={"idempotency_key": ["1 to 255 characters"]}
-        )
+    idempotency_key = checked_key(idempotency_key)
     if idempotency_key is not None:
         existing = Deposit.objects.filter(user_id=user.pk, idempotency_key=idempotency_key).first()
         if existing is not None:

@@ -43,6 +43,7 @@ from market.payments.services.balances import (
 from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
+from market.payments.services.idempotency_keys import checked_key
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ def request_deposit_refund(
             "the amount is a positive whole number of cents",
             fields={"amount_minor": ["a positive integer"]},
         )
+    idempotency_key = checked_key(idempotency_key)
     if idempotency_key is not None:
         existing = DepositRefund.objects.filter(
             user_id=user.pk, idempotency_key=idempotency_key

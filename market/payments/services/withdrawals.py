@@ -40,6 +40,7 @@ from market.payments.services.balances import (
     usd_system_account,
 )
 from market.payments.services.buckets import compute_usd_buckets
+from market.payments.services.idempotency_keys import checked_key
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ def request_withdrawal(
     """
     stripe_client.require_usd()
     amount_minor = _validate(amount_minor)
+    idempotency_key = checked_key(idempotency_key)
     if idempotency_key is not None:
         existing = Withdrawal.objects.filter(
             user_id=user.pk, idempotency_key=idempotency_key
