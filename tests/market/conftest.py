@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.db import connection
 from hypothesis import Phase
 
 from market.money import Currency, Money
@@ -94,3 +95,33 @@ def engine(request, monkeypatch):
     if request.param == "python":
         monkeypatch.setattr(orders, "_database_engine", lambda: False)
     return request.param
+
+
+@pytest.fixture
+def nested_plans():
+    """The plans of the statements run inside the engine's functions (auto_explain, ANALYZE).
+
+    auto_explain logs each nested statement's executed plan at NOTICE, which the server
+    sends to this client: the plans are those of the real call, not of a copy of its query.
+    """
+    plans: list[str] = []
+    connection.ensure_connection()
+    raw = connection.connection
+
+    def handler(diag) -> None:
+        plans.append(diag.message_primary or "")
+
+    raw.add_notice_handler(handler)
+    with connection.cursor() as cursor:
+        cursor.execute("LOAD 'auto_explain'")
+        for name, value in (
+            ("log_min_duration", "0"),
+            ("log_analyze", "on"),
+            ("log_nested_statements", "on"),
+            ("log_level", "notice"),
+        ):
+            cursor.execute(f"SET auto_explain.{name} = {value}")
+    yield plans
+    with connection.cursor() as cursor:
+        cursor.execute("SET auto_explain.log_min_duration = -1")
+    raw.remove_notice_handler(handler)

@@ -115,35 +115,6 @@ def test_the_engines_own_planning_query_probes_the_index_and_reads_what_it_fills
     assert "rows=1 loops=1" in plan.split("\n")[0], plan
 
 
-@pytest.fixture
-def nested_plans():
-    """The plans of the statements run inside the engine's functions (auto_explain, ANALYZE).
-
-    auto_explain logs each nested statement's executed plan at NOTICE, which the server
-    sends to this client: the plans are those of the real call, not of a copy of its query.
-    """
-    plans: list[str] = []
-    raw = connection.connection
-
-    def handler(diag) -> None:
-        plans.append(diag.message_primary or "")
-
-    raw.add_notice_handler(handler)
-    with connection.cursor() as cursor:
-        cursor.execute("LOAD 'auto_explain'")
-        for name, value in (
-            ("log_min_duration", "0"),
-            ("log_analyze", "on"),
-            ("log_nested_statements", "on"),
-            ("log_level", "notice"),
-        ):
-            cursor.execute(f"SET auto_explain.{name} = {value}")
-    yield plans
-    with connection.cursor() as cursor:
-        cursor.execute("SET auto_explain.log_min_duration = -1")
-    raw.remove_notice_handler(handler)
-
-
 @pytest.mark.parametrize("calls", [1, 8])
 def test_the_database_engines_plan_walks_the_ask_index_and_reads_a_handful(
     big_book, nested_plans, calls

@@ -240,7 +240,10 @@ def test_a_refusal_is_answered_after_a_flush_barrier():
 @pytest.fixture
 def injected():
     """Replace a procedure by one that fails at a chosen point; restore both afterwards."""
-    forward = importlib.import_module("market.migrations.0008_engine_durable_ack").FORWARD
+    # The procedures as the latest migration left them (0008's, with 0010's line).
+    forward = importlib.import_module(
+        "market.migrations.0010_engine_plans_without_seqscan"
+    ).procedures()
     cancel_at = forward.index("CREATE OR REPLACE PROCEDURE market_cancel_order_durable")
     fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
 
