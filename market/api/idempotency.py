@@ -11,6 +11,17 @@ transaction as the handler's own effects; a 5xx or a crash rolls those back and 
 record so the request can be retried. A record left in progress by a killed
 process is taken over after ``IN_PROGRESS_LEASE``. The key is optional: without it a request is
 simply executed. Requests without a user (creating a token with a password) are not recorded.
+
+Order placements and cancels (``commits_alone``) are the exception to "in the same
+transaction": there the handler runs in autocommit, so the matching engine commits the
+placement alone and releases the problem's order book at its COMMIT (issue 14: no Python
+work while the book is locked), and the response is stored afterwards, in a transaction of
+its own. The engine itself recognises a retry: a placement sent with an Idempotency-Key and
+no ``client_order_id`` takes :func:`derived_client_order_id` as its client order id, so a
+retry after the stored response was lost (the process died between the two commits, or the
+response was a 5xx) answers the order already placed instead of placing a second one. A
+retried cancel whose response was lost is refused with ``market:order-not-open`` (the order
+is cancelled once). docs/api.md, "Idempotency-Key", says the same to clients.
 """
 
 from __future__ import annotations
@@ -40,16 +51,23 @@ _REPLAYED_HEADERS = ("Location", "ETag")
 
 
 def idempotent(
-    handler: Callable[..., Response] | None = None, *, secret_fields: tuple[str, ...] = ()
+    handler: Callable[..., Response] | None = None,
+    *,
+    secret_fields: tuple[str, ...] = (),
+    commits_alone: bool = False,
 ) -> Any:
     """Wrap a view method (post/patch/put/delete) with Idempotency-Key semantics.
 
     Runs after authentication, permissions and throttling (inside the view's handler).
     ``secret_fields`` of the response body are never stored: a replay answers them as null
     (a new API token's key is shown once and stored only hashed, also here).
+    ``commits_alone``: the handler's effects commit by themselves and are idempotent in the
+    service (the order endpoints, see the module's docstring); its response is stored after.
     """
     if handler is None:
-        return functools.partial(idempotent, secret_fields=secret_fields)
+        return functools.partial(
+            idempotent, secret_fields=secret_fields, commits_alone=commits_alone
+        )
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -68,6 +86,8 @@ def idempotent(
         record = _claim(user_id=user.pk, key=key, request=request, fingerprint=fingerprint)
         if record.state == IdempotencyRecord.State.COMPLETED:
             return _replay(record)
+        if commits_alone:
+            return _run_then_store(handler, view, request, args, kwargs, record, secret_fields)
         # The handler's effects and the stored response commit together: a process that dies
         # between the two leaves neither, and the key is free to retry after the lease.
         try:
@@ -89,6 +109,45 @@ def idempotent(
         return response
 
     return wrapper
+
+
+def _run_then_store(
+    handler: Callable[..., Response],
+    view: Any,
+    request: Request,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    record: IdempotencyRecord,
+    secret_fields: tuple[str, ...],
+) -> Response:
+    """The handler in autocommit (its effects commit alone), then its response stored."""
+    try:
+        try:
+            response = handler(view, request, *args, **kwargs)
+        except Exception as exc:
+            response = view.handle_exception(exc)  # re-raises what is not an API error
+        if response.status_code >= 500:
+            IdempotencyRecord.objects.filter(pk=record.pk).delete()
+            return response
+        with transaction.atomic():
+            _complete(record, response, secret_fields)
+    except BaseException:
+        IdempotencyRecord.objects.filter(pk=record.pk).delete()
+        raise
+    return response
+
+
+def derived_client_order_id(request: Request) -> str | None:
+    """The client order id a placement takes from its Idempotency-Key, or None without one.
+
+    ``idem-`` and 48 hex digits of the key's sha256: within the 64 characters of a client
+    order id, per user like the key (the engine's client order ids are per owner).
+    """
+    key = request.headers.get(HEADER)
+    user = request.user
+    if key is None or not (user and user.is_authenticated):
+        return None
+    return "idem-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:48]
 
 
 class _NotStored(Exception):

@@ -19,7 +19,7 @@ from rest_framework.serializers import Serializer
 
 from market import access, selectors
 from market.api import serializers as s
-from market.api.idempotency import idempotent
+from market.api.idempotency import derived_client_order_id, idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
 from market.login_guard import is_refused_unchecked, login_failure_window_s
 from market.models import OrderSide
@@ -228,12 +228,16 @@ class OrderListView(ListView):
         request=s.OrderCreateSerializer,
         responses={201: s.OrderSerializer},
         summary="Place a bid (on a problem) or an ask (for your ACCEPTED solution)",
-        description="A repeated client_order_id returns the existing order (201, same body).",
+        description="A repeated client_order_id returns the existing order (201, same body). "
+        "With an Idempotency-Key and no client_order_id, the order's client_order_id is "
+        "`idem-` and 48 hex digits of the key's sha256: a retry is recognised by the engine.",
     )
-    @idempotent
+    @idempotent(commits_alone=True)
     def post(self, request: Request) -> Response:
         data = parse_body(s.OrderCreateSerializer, request)
         price = Money(data["price_minor"], data["currency"])
+        # Committed alone (not with the stored response): the engine recognises a retry.
+        client_order_id = data.get("client_order_id") or derived_client_order_id(request)
         if data["side"] == OrderSide.BID:
             problem = access.access_problem(user=request.user, problem_id=data["problem"])
             order = place_bid(
@@ -241,7 +245,7 @@ class OrderListView(ListView):
                 problem=problem,
                 price=price,
                 quantity=data["quantity"],
-                client_order_id=data.get("client_order_id"),
+                client_order_id=client_order_id,
             )
         else:
             solution = access.access_own_solution(user=request.user, solution_id=data["solution"])
@@ -252,7 +256,7 @@ class OrderListView(ListView):
                 solution=solution,
                 price=price,
                 quantity=data["quantity"],
-                client_order_id=data.get("client_order_id"),
+                client_order_id=client_order_id,
             )
         order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
         location = request.build_absolute_uri(reverse("api:order-detail", kwargs={"pk": order.pk}))
@@ -273,7 +277,7 @@ class OrderDetailView(GenericAPIView):
 
 class OrderCancelView(GenericAPIView):
     @extend_schema(request=None, responses=s.OrderSerializer, summary="Cancel my open order")
-    @idempotent
+    @idempotent(commits_alone=True)
     def post(self, request: Request, pk: int) -> Response:
         order = access.access_own_order(user=request.user, order_id=pk)
         cancel_order(user=request.user, order_id=order.pk)

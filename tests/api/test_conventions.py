@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from market.api.models import ApiToken, IdempotencyRecord
 from market.api.throttling import WriteThrottle
 from market.models import Order, Problem
+from market.money import Currency, Money
 from tests.api.conftest import assert_error, client_for
 from tests.factories import UserFactory
 from tests.market.helpers import assert_ledger_invariants, snapshot
@@ -304,26 +305,125 @@ def test_a_bug_is_a_json_500_and_frees_the_idempotency_key(world, monkeypatch):
     assert Order.objects.filter(owner=world.other_solver).count() == 1
 
 
-def test_a_crash_after_the_service_leaves_no_order_and_a_free_key(world, monkeypatch):
-    """The process dies after placing the bid but before storing the response."""
+def test_a_crash_after_the_service_leaves_no_effect_and_a_free_key(world, monkeypatch):
+    """The process dies after the service but before storing the response (a token here:
+    every endpoint but the order endpoints stores its response in the service's transaction).
+    """
     import market.api.idempotency as idempotency
 
-    def dies(record, response):
+    def dies(*args):
         raise RuntimeError("worker killed between the service and the stored response")
 
     monkeypatch.setattr(idempotency, "_complete", dies)
     client = world.client("other_solver")
     client.raise_request_exception = False
+    tokens = ApiToken.objects.filter(user=world.other_solver)
+    before = tokens.count()
+    response = client.post("/api/v1/tokens/", {"name": "ci"}, "json", HTTP_IDEMPOTENCY_KEY="k-t")
+    assert response.status_code == 500
+    assert tokens.count() == before  # the token rolled back with the missing record
+    assert not IdempotencyRecord.objects.filter(key="k-t").exists()
+    monkeypatch.undo()
+    retried = client.post("/api/v1/tokens/", {"name": "ci"}, "json", HTTP_IDEMPOTENCY_KEY="k-t")
+    assert retried.status_code == 201
+    assert tokens.count() == before + 1
+
+
+def test_a_crash_after_a_placement_leaves_one_order_and_the_retry_answers_it(world, monkeypatch):
+    """The process dies after the engine placed the bid but before storing the response.
+
+    An order placement commits alone (the book is not held while the response is stored):
+    the bid stays, and the retry with the same key is recognised by the engine itself
+    through the client order id the key gave the order.
+    """
+    import market.api.idempotency as idempotency
+
+    def dies(*args):
+        raise RuntimeError("worker killed between the placement and the stored response")
+
+    monkeypatch.setattr(idempotency, "_complete", dies)
+    client = world.client("other_solver")
+    client.raise_request_exception = False
     body = {"problem": world.problem.pk, **BID}
-    before = snapshot()
     response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-crash")
     assert response.status_code == 500
-    assert snapshot() == before  # the bid and its hold rolled back with the missing record
     assert not IdempotencyRecord.objects.filter(key="k-crash").exists()
+    (placed,) = Order.objects.filter(owner=world.other_solver)
+    derived = "idem-" + hashlib.sha256(b"k-crash").hexdigest()[:48]
+    assert placed.client_order_id == derived
+    before = snapshot()
     monkeypatch.undo()
     retried = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-crash")
     assert retried.status_code == 201
+    assert retried.json()["id"] == placed.pk
+    assert retried.json()["client_order_id"] == derived
+    assert snapshot() == before  # nothing placed or held a second time
     assert Order.objects.filter(owner=world.other_solver).count() == 1
+    assert IdempotencyRecord.objects.get(key="k-crash").state == "completed"
+    assert_ledger_invariants()
+
+
+def test_a_client_order_id_in_the_body_is_kept_with_an_idempotency_key(world):
+    body = {"problem": world.problem.pk, **BID, "client_order_id": "mine-1"}
+    response = world.client("other_solver").post(
+        "/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-mine"
+    )
+    assert response.status_code == 201 and response.json()["client_order_id"] == "mine-1"
+    plain = world.client("other_solver").post("/api/v1/orders/", {**body, "client_order_id": "x"})
+    assert plain.status_code == 201 and plain.json()["client_order_id"] == "x"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("endpoint", ["place", "cancel"])
+def test_the_book_is_free_while_an_idempotent_response_is_stored(monkeypatch, endpoint):
+    """On PostgreSQL, as deployed: the placement (or cancel) has committed and released the
+    problem's row, the book's lock, before the response is stored. A second connection
+    takes that lock, without waiting, at the moment the response is being stored."""
+    import psycopg
+
+    import market.api.idempotency as idempotency
+    from market.services.accounts import grant_demo_credits
+    from market.services.orders import place_bid
+    from tests.factories import ProblemFactory
+
+    buyer = UserFactory(username=f"holder-{endpoint}")
+    grant_demo_credits(user=buyer, amount_minor=10_000)
+    problem = ProblemFactory()
+    client = client_for(buyer)
+    d = connection.settings_dict
+    params = {
+        "dbname": d["NAME"],
+        "user": d["USER"],
+        "password": d["PASSWORD"] or None,
+        "host": d["HOST"] or "127.0.0.1",
+        "port": d["PORT"] or 5432,
+    }
+    seen: list[str] = []
+    complete = idempotency._complete
+
+    def storing(record, response, *args):
+        with psycopg.connect(**params, autocommit=True) as other:
+            try:
+                other.execute(
+                    "SELECT id FROM market_problem WHERE id = %s FOR UPDATE NOWAIT", [problem.pk]
+                )
+                seen.append("free")
+            except psycopg.errors.LockNotAvailable:
+                seen.append("held")
+        return complete(record, response, *args)
+
+    monkeypatch.setattr(idempotency, "_complete", storing)
+    if endpoint == "place":
+        body = {"problem": problem.pk, "side": "bid", "price_minor": 700, "currency": "DEMO"}
+        response = client.post("/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="free-1")
+    else:
+        order = place_bid(buyer=buyer, problem=problem, price=Money(700, Currency.DEMO), quantity=1)
+        response = client.post(
+            f"/api/v1/orders/{order.pk}/cancel/", {}, "json", HTTP_IDEMPOTENCY_KEY="free-2"
+        )
+    assert response.status_code in (200, 201), response.content
+    assert seen == ["free"]
+    assert IdempotencyRecord.objects.get(user=buyer).state == "completed"
     assert_ledger_invariants()
 
 
