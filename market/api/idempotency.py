@@ -18,10 +18,12 @@ placement alone and releases the problem's order book at its COMMIT (issue 14: n
 work while the book is locked), and the response is stored afterwards, in a transaction of
 its own. The engine itself recognises a retry: a placement sent with an Idempotency-Key and
 no ``client_order_id`` takes :func:`derived_client_order_id` as its client order id, so a
-retry after the stored response was lost (the process died between the two commits, or the
-response was a 5xx) answers the order already placed instead of placing a second one. A
-retried cancel whose response was lost is refused with ``market:order-not-open`` (the order
-is cancelled once). docs/api.md, "Idempotency-Key", says the same to clients.
+retry after the stored response was lost answers the order already placed instead of placing
+a second one: at once after a 5xx (its record is deleted), after ``IN_PROGRESS_LEASE`` when
+the process died between the two commits (until then the record is in progress: 409, while
+the order exists). A retried cancel whose response was lost is refused, and that refusal
+stored, with ``market:order-not-open`` (the order is cancelled once). docs/api.md,
+"Idempotency-Key", says the same to clients.
 """
 
 from __future__ import annotations
@@ -161,7 +163,8 @@ class _NotStored(Exception):
 def _complete(
     record: IdempotencyRecord, response: Response, secret_fields: tuple[str, ...] = ()
 ) -> None:
-    """Store the first response of a key (precondition: in the handler's transaction)."""
+    """Store the first response of a key: in the handler's transaction, or right after its
+    effects committed alone (``commits_alone``)."""
     body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
     if isinstance(body, dict):
         for name in secret_fields:

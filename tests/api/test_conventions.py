@@ -329,12 +329,14 @@ def test_a_crash_after_the_service_leaves_no_effect_and_a_free_key(world, monkey
     assert tokens.count() == before + 1
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_crash_after_a_placement_leaves_one_order_and_the_retry_answers_it(world, monkeypatch):
-    """The process dies after the engine placed the bid but before storing the response.
+    """An error after the engine placed the bid, before the response is stored (a 500 frees
+    the key at once; a killed process leaves it in progress until its lease ends).
 
-    An order placement commits alone (the book is not held while the response is stored):
-    the bid stays, and the retry with the same key is recognised by the engine itself
-    through the client order id the key gave the order.
+    As deployed (autocommit: the engine's durable CALL commits the placement alone, the book
+    is not held while the response is stored): the bid stays, and the retry with the same
+    key is recognised by the engine itself through the client order id the key gave it.
     """
     import market.api.idempotency as idempotency
 
