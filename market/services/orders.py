@@ -22,7 +22,8 @@ database functions, ``market_place_order`` and ``market_cancel_order``, created 
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
 (``0008_engine_durable_ack.py``) that commits the placement without holding the book
-through the WAL flush and answers once the flush is done. This module validates the input,
+through the WAL flush and answers once the flush is done (``0009`` and ``0010`` set only how
+the statements are planned: index probes whatever the statistics). This module validates the input,
 passes the settings' policy (fee rate, whether USD trades, the proceeds hold window, the
 currency with debt), turns the function's refusals into domain errors, and schedules the
 practice bot's re-bid. On SQLite (``make run``) the same rules run in Python, in
