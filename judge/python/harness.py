@@ -258,17 +258,25 @@ def _judge(job: dict[str, object]) -> None:
         if not callable(verify):
             payload = b"E\nverifier defines no callable verify(solution, rng)"
         else:
-            guard.arm()
+            guard.arm(code)
             result = verify(solution, rng)
             guard.disarm()
-            # Only the object True accepts: never bool(), ==, or str() of what came back.
-            payload = b"A" + token if result is True else b"R" + _type_name(result).encode()[:100]
+            refused = guard.refusal()
+            if refused is not None:
+                # The verifier caught the refusal: the verdict still saw text that may not be
+                # code, and is a RUNTIME_ERROR whatever verify returned.
+                payload = _error_payload(guard.InjectionBlocked(refused))
+            elif result is True:  # only the object True accepts: never bool(), ==, str()
+                payload = b"A" + token
+            else:
+                payload = b"R" + _type_name(result).encode()[:100]
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included
         guard.disarm()
+        refused = guard.refusal()
         try:
-            payload = _error_payload(exc)
+            payload = _error_payload(exc if refused is None else guard.InjectionBlocked(refused))
         except BaseException:  # noqa: BLE001
             payload = b"E\nexception while describing an exception"
     try:
@@ -314,6 +322,12 @@ def _zygote() -> None:
         os._exit(1)
     _guard_find_spec()
     guard.refuse_thread_tracing()
+    guard.install_text_entries()
+    try:
+        guard.warm()  # the first verdict finds the honest calls' lazy imports and caches warm
+    except Exception as exc:  # noqa: BLE001
+        _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
+        os._exit(1)
     devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the

@@ -1,29 +1,44 @@
-"""The run-time guard of the in-sandbox harness: a second layer that fails closed.
+"""The run-time guard of the in-sandbox harness: no text becomes code unless a programmer wrote it.
 
-Standard library only, bound read-only at /judge/harness_guard.py beside the harness. The
-first layer is the publishing check (the verifier's own code is reviewed before it runs);
-this one stops the first step of code smuggled in through the *solution*, which cannot name
-anything of the harness without the words the guard refuses. The verifier itself runs in
-this process and could disarm it.
+Standard library only, bound read-only at /judge/harness_guard.py beside the harness.
 
-Every path the guard cannot analyse is a refusal: an exception inside the hook (a
-RecursionError from a deeply nested expression, a MemoryError, a decoding error) becomes
-``InjectionBlocked``, never a silent pass.
+While a verdict's ``verify`` runs (the guard is *armed*), text may become code -- ``compile``,
+``exec``, ``eval``, sympy's ``sympify``/``parse_expr``/``S()`` of a ``str``, ``lambdify``,
+pickle's ``find_class``, ``marshal.loads``, ``CodeType(...)`` -- only when:
+
+(a) the text equals a constant (``co_consts``, nested code objects included) of a code object
+    on the current call stack or of the verifier module: the verifier's own literals, one it
+    hands to a library (``Poly("x**2 + 1", x)``), or a library's own literal (``S("1/2")``);
+(b) the compile comes from a short list of library factories that build code from identifiers
+    and numbers (``FACTORIES``; ``nsimplify``'s formula from ``mpmath.identify`` is checked to
+    be numbers and plain names only; ``lambdify`` only of objects whose every name is a plain
+    identifier); or
+(c) it is ``formalmarket_verify.parse_math``, which compiles nothing (``ast.parse`` builds a
+    tree; compiling a tree is refused).
+
+This is positive: whatever path the solution's text took through the verifier (a list in a
+list, an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it
+never becomes code. sympy's entry points are wrapped (``install_text_entries``) so that the
+ORIGINAL string is checked, before sympy transforms it; the audit hook then admits exactly the
+compiles that run below an admitted entry (``_admitted_call`` on the stack, below the nearest
+frame of the verifier) and refuses the rest. Every refusal is also recorded
+(``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if the
+verifier caught the exception. An exception inside the guard is a refusal, never a pass.
 """
 
-import _thread
-import ast
+import builtins
 import codecs
 import io
+import keyword
 import os
 import re
 import sys
 import tokenize
-import unicodedata
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 
 SITE = "/judge/site"
-HARNESS_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"
+VERIFIER_FILENAME = "<verifier>"
 
 
 class InjectionBlocked(RuntimeError):
@@ -33,11 +48,23 @@ class InjectionBlocked(RuntimeError):
 ImportCheck = Callable[[str], bool]
 Hook = Callable[[str, tuple[object, ...]], None]
 
+_state: dict[str, object] = {"armed": False, "refused": None}
+# How each admitted text was admitted (the honest-code sweep reports these counts).
+admissions: dict[str, int] = {}
 
-_state = {"armed": False}
+
+def _admitted(why: str) -> None:
+    admissions[why] = admissions.get(why, 0) + 1
 
 
-def arm() -> None:
+_verifier_consts: list[frozenset[object]] = [frozenset()]
+
+
+def arm(verifier_code: types.CodeType | None = None) -> None:
+    """From now on text becomes code only by the rule above; ``verifier_code`` is the module's."""
+    _state["refused"] = None
+    if verifier_code is not None:
+        _verifier_consts[0] = _consts_of(verifier_code)
     _state["armed"] = True
 
 
@@ -45,101 +72,305 @@ def disarm() -> None:
     _state["armed"] = False
 
 
-_STDLIB_PREFIX = os.path.dirname(os.__file__) + "/"
-_FORBIDDEN_WORDS = re.compile(
-    r"__|\b(?:eval|exec|compile|open|getattr|setattr|delattr|globals|locals|vars|breakpoint|"
-    r"input|help|memoryview|import|exit|quit|sys|os|builtins|subprocess|ctypes|"
-    r"gi_frame|gi_code|f_back|f_locals|f_globals|f_builtins|f_code|tb_frame|tb_next|cr_frame|"
-    r"ag_frame|co_code|mro|subclasses|system|popen|spawn|settrace|setprofile|f_trace)\b"
-)
-_SAFE_IMPORT_LINE = re.compile(
-    r"\s*(?:from\s+([\w.]+)\s+import\s+[\w\s,*]+|import\s+([\w.]+)(?:\s+as\s+\w+)?)\s*"
-)
-# Stdlib code generators whose compile() input is their own template, not the solution; and
-# ast.parse, which only builds a tree (compiling a tree afterwards is refused below).
-_CODEGEN_CALLERS = frozenset(
-    _STDLIB_PREFIX + name
-    for name in ("dataclasses.py", "collections/__init__.py", "typing.py", "enum.py", "ast.py")
-)
-# The allowed libraries generate code too (scipy.stats builds methods with exec, scipy's
-# _bunch, sympy's monomials...): calls from their files are trusted, except from the modules
-# that turn *text they are given* into code, whose input may be the solution.
-_EVALUATOR_PARTS = (
-    "/sympy/parsing/",
-    "/sympy/core/sympify.py",
-    "/sympy/utilities/lambdify.py",
-    "/sympy/utilities/matchpy_connector.py",
-    "/sympy/utilities/autowrap.py",
-    "/sympy/plotting/",
-    "/sympy/printing/",
-    "/sympy/interactive/",
-    "/sympy/testing/",
-    "/numpy/f2py/",
-    "/numpy/distutils/",
-    "/numpy/testing/",
-)
+def refusal() -> str | None:
+    """The first refusal of this verdict, if any (the verifier may have caught it)."""
+    refused = _state["refused"]
+    return refused if isinstance(refused, str) else None
 
 
-def _trusted_caller(caller: str) -> bool:
-    if caller in _CODEGEN_CALLERS or caller.startswith("<frozen importlib"):
-        return True
-    return caller.startswith(SITE + "/") and not any(part in caller for part in _EVALUATOR_PARTS)
+def _refuse(message: str) -> InjectionBlocked:
+    if _state["refused"] is None:
+        _state["refused"] = message
+    return InjectionBlocked(message)
 
 
-# Threads inside _caller_file: its own sys._getframe and f_code raise audit events, which the
-# hook must let through instead of recursing.
-_looking: set[int] = set()
-_thread_id = _thread.get_ident
+# --- (a) the constants of the code on the stack ---
+
+_CONSTS: dict[types.CodeType, frozenset[object]] = {}
 
 
-def _caller_file(depth: int) -> str:
-    me = _thread_id()
-    _looking.add(me)
-    try:
-        return sys._getframe(depth).f_code.co_filename
-    except ValueError:
-        return ""
-    finally:
-        _looking.discard(me)
+def _collect(value: object, out: set[object]) -> None:
+    kind = type(value)
+    if kind is str or kind is bytes:
+        out.add(value)
+    elif kind is tuple or kind is frozenset:
+        for item in value:  # type: ignore[attr-defined]
+            _collect(item, out)
+    elif kind is types.CodeType:
+        for item in value.co_consts:  # type: ignore[attr-defined]
+            _collect(item, out)
 
 
-_REAL_CODE = (_STDLIB_PREFIX, SITE + "/", HARNESS_DIR, "<frozen ")
+def _consts_of(code: types.CodeType) -> frozenset[object]:
+    found = _CONSTS.get(code)
+    if found is None:
+        out: set[object] = set()
+        _collect(code, out)
+        found = _CONSTS[code] = frozenset(out)
+    return found
 
 
-def _compiled_at_run_time(caller: str) -> bool:
-    """Code that is neither a file of ours, the stdlib's or a library's, nor the verifier:
-    eval/exec'd text (sympify's ``<string>``, or any name such text gives itself)."""
-    return not (caller.startswith(_REAL_CODE) or caller == "<verifier>")
+def _frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
 
 
-def _runtime_code_on_stack(limit: int = 200) -> bool:
-    me = _thread_id()
-    _looking.add(me)  # f_code and sys._getframe raise audit events
-    try:
-        frame = sys._getframe(2)
-        while frame is not None and limit > 0:
-            if _compiled_at_run_time(frame.f_code.co_filename):
-                return True
-            frame, limit = frame.f_back, limit - 1  # type: ignore[assignment]
+def _outside_guard() -> types.FrameType | None:
+    """The first frame that is not this module's (no literal depths)."""
+    for frame in _frames(sys._getframe()):
+        if frame.f_code.co_filename != __file__:
+            return frame
+    return None
+
+
+def written_by_a_programmer(text: object) -> bool:
+    """``text`` (exactly a str or bytes) is a constant of the verifier or of code on the stack."""
+    if type(text) is not str and type(text) is not bytes:
         return False
-    finally:
-        _looking.discard(me)
+    if text in _verifier_consts[0]:
+        return True
+    # From this very frame: the guard's own constants are programmers' text too (honest_calls).
+    return any(text in _consts_of(f.f_code) for f in _frames(sys._getframe()))
+
+
+# --- (b) factories ---
+
+_STDLIB = os.path.dirname(os.__file__) + "/"
+# (file, function) of the library code that may compile text it generated itself. Measured
+# over the honest-code sweep (docs/python-judge.md); nothing else in the libraries needs one.
+FACTORIES: frozenset[tuple[str, str]] = frozenset(
+    {
+        (_STDLIB + "dataclasses.py", "_create_fn"),
+        (_STDLIB + "collections/__init__.py", "namedtuple"),
+        (_STDLIB + "ast.py", "parse"),  # a tree only: compiling a tree is refused below
+    }
+)
+_IMPORT_CALL = "_call_with_frames_removed"
+# Site-relative (the libraries live at /judge/site in the sandbox, in the venv on the host).
+SITE_FACTORIES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("sympy/polys/monomials.py", "_build"),
+        ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"),
+    }
+)
+# The call sites of sympify whose text is a formula a library built from numbers and names.
+NUMBER_FORMULA_CALLERS: frozenset[tuple[str, str]] = frozenset(
+    {("sympy/simplify/simplify.py", "nsimplify_real")}
+)
+
+
+def _site_relative(filename: str) -> str | None:
+    for root in sys.path:
+        if root.endswith(("site-packages", SITE)) and filename.startswith(root + "/"):
+            return filename[len(root) + 1 :]
+    return None
+
+
+def _is_factory(frame: types.FrameType) -> bool:
+    code = frame.f_code
+    if (code.co_filename, code.co_name) in FACTORIES:
+        return True
+    if (code.co_filename, code.co_name) == ("<frozen importlib._bootstrap>", _IMPORT_CALL):
+        # source_to_code compiles a module's source through this helper
+        outer = frame.f_back
+        return outer is not None and outer.f_code.co_name == "source_to_code"
+    relative = _site_relative(code.co_filename)
+    return relative is not None and (relative, code.co_name) in SITE_FACTORIES
+
+
+def plain_name(name: object) -> bool:
+    """An identifier that names nothing built in: what sympy prints verbatim into code."""
+    return (
+        type(name) is str
+        and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) is not None
+        and "__" not in name
+        and not keyword.iskeyword(name)
+        and not hasattr(builtins, name)
+    )
+
+
+_FORMULA_OPERATORS = frozenset({"+", "-", "*", "/", "**", "(", ")"})
+
+
+def numbers_and_names(text: str) -> bool:
+    """Numbers, arithmetic and plain names only (``mpmath.identify``'s formulas)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    for token in tokens:
+        if token.type in (tokenize.NUMBER, tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER):
+            continue
+        if token.type == tokenize.OP and token.string in _FORMULA_OPERATORS:
+            continue
+        if token.type == tokenize.NAME and plain_name(token.string):
+            continue
+        return False
+    return True
+
+
+# --- the entry points: the original string is checked before sympy transforms it ---
+
+
+def _admitted_call(
+    function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]
+) -> object:
+    """Every compile below this frame (and above the verifier's next frame) is admitted."""
+    return function(*args, **kwargs)
+
+
+_ADMITTED_CODE = _admitted_call.__code__
+
+
+def _exact(text: str) -> str:
+    # A str subclass could answer `in` and `replace` its own way: check and parse a real str.
+    return text if type(text) is str else str.__getitem__(text, slice(None))
+
+
+def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
+    if _below_admitted_entry(caller):
+        return  # the text sympy made of an admitted one
+    if written_by_a_programmer(text):
+        return _admitted(f"{entry}: a literal")
+    if caller is not None:
+        relative = _site_relative(caller.f_code.co_filename)
+        if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
+            return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
+    raise _refuse(
+        f"refused to {entry} text that is not a literal of the verifier's code "
+        "(a solution is parsed with formalmarket_verify.parse_math)"
+    )
+
+
+def text_entry(function: Callable[..., object], entry: str) -> Callable[..., object]:
+    """Wrap sympify/parse_expr: a ``str`` argument must be written by a programmer."""
+
+    def checked(a: object, *args: object, **kwargs: object) -> object:
+        if isinstance(a, str) and _state["armed"]:
+            positional = args[2] if entry == "sympify" and len(args) > 2 else False
+            strict = kwargs.get("strict", positional)
+            if not strict:  # sympify(strict=True) refuses every str itself, compiling nothing
+                text = _exact(a)
+                try:
+                    _admit_text(entry, text, _outside_guard())
+                except InjectionBlocked:
+                    raise
+                except BaseException:  # noqa: BLE001 -- fail closed
+                    raise _refuse(f"the judge's guard could not check {entry}") from None
+                return _admitted_call(function, (text, *args), kwargs)
+        return function(a, *args, **kwargs)
+
+    checked.__wrapped__ = function  # type: ignore[attr-defined]
+    checked.__name__ = getattr(function, "__name__", entry)
+    checked.__doc__ = getattr(function, "__doc__", None)
+    return checked
+
+
+def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0) -> None:
+    """What lambdify prints verbatim into code: every name must be a plain identifier."""
+    import numpy
+    import sympy
+    from sympy.core.function import AppliedUndef, UndefinedFunction
+    from sympy.matrices import MatrixBase
+
+    if depth > 50:
+        raise _refuse("refused to lambdify an object nested this deeply")
+    if isinstance(value, str):
+        if not (plain_name(value) or written_by_a_programmer(_exact(value))):
+            raise _refuse("refused to lambdify text that is not a literal of the verifier's code")
+    elif value is None or isinstance(value, bool | int | float | complex | numpy.number):
+        return
+    elif isinstance(value, sympy.Basic):
+        for node in sympy.preorder_traversal(value):
+            names: list[object] = []
+            if isinstance(node, sympy.Symbol | sympy.core.symbol.Str):
+                names.append(node.name)
+            if isinstance(node, AppliedUndef) or isinstance(node, UndefinedFunction):
+                names.append(getattr(node, "name", None) or type(node).__name__)
+            for name in names:
+                if not plain_name(name):
+                    raise _refuse("refused to lambdify a name that is not a plain identifier")
+    elif isinstance(value, MatrixBase):
+        for item in value:
+            _vet_lambdify(item, caller, depth + 1)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _vet_lambdify(item, caller, depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _vet_lambdify(key, caller, depth + 1)
+            _vet_lambdify(item, caller, depth + 1)
+    elif isinstance(value, types.ModuleType) or callable(value):
+        return  # modules=/namespace entries: objects, not text
+    elif isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc":
+        return
+    else:
+        raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
+
+
+def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
+    def checked(*args: object, **kwargs: object) -> object:
+        if _state["armed"]:
+            caller = _outside_guard()
+            try:
+                for value in (*args, *kwargs.values()):
+                    _vet_lambdify(value, caller)
+            except InjectionBlocked:
+                raise
+            except BaseException:  # noqa: BLE001 -- fail closed
+                raise _refuse("the judge's guard could not check lambdify") from None
+            _admitted("lambdify: plain names")
+            return _admitted_call(function, args, kwargs)
+        return function(*args, **kwargs)
+
+    checked.__wrapped__ = function  # type: ignore[attr-defined]
+    checked.__name__ = getattr(function, "__name__", "lambdify")
+    checked.__doc__ = getattr(function, "__doc__", None)
+    return checked
+
+
+def install_text_entries() -> None:
+    """Replace sympify, parse_expr and lambdify everywhere they were imported (the zygote)."""
+    import importlib
+
+    from sympy.core.singleton import SingletonRegistry
+
+    sympify_module = importlib.import_module("sympy.core.sympify")
+    sympy_parser = importlib.import_module("sympy.parsing.sympy_parser")
+    lambdify_module = importlib.import_module("sympy.utilities.lambdify")
+
+    sympify = text_entry(sympify_module.sympify, "sympify")
+    replacements: dict[int, object] = {
+        id(sympify_module.sympify): sympify,
+        id(sympy_parser.parse_expr): text_entry(sympy_parser.parse_expr, "parse_expr"),
+        id(lambdify_module.lambdify): lambdify_entry(lambdify_module.lambdify),
+    }
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for name, value in list(namespace.items()):
+            replacement = replacements.get(id(value))
+            if replacement is not None:
+                namespace[name] = replacement
+    SingletonRegistry.__call__ = staticmethod(sympify)
+
+
+# --- the audit hook ---
 
 
 def source_text(source: object) -> str:
-    """The text compile() will see. A ``# coding: utf-7`` payload hid every word from a UTF-8
+    """The text compile() will see. A ``# coding: utf-7`` payload hid its words from a UTF-8
     reading: bytes must be strict UTF-8 and declare no other coding, or they are refused."""
     if isinstance(source, str):
-        return source
+        return _exact(source)
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except Exception:  # noqa: BLE001 -- fail closed
             raise InjectionBlocked("compile of source the guard cannot decode") from None
-        # eval()/exec() of a str hand the hook UTF-8 bytes and tell the compiler to ignore any
-        # cookie in them; compile() of bytes obeys the cookie. The hook cannot tell the two
-        # apart, so only one reading may exist: UTF-8, no other coding declared.
         if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
             raise InjectionBlocked(f"compile of source declaring coding {encoding!r}")
         if data.startswith(codecs.BOM_UTF8):
@@ -148,145 +379,45 @@ def source_text(source: object) -> str:
             return data.decode("utf-8")
         except UnicodeDecodeError:
             raise InjectionBlocked("compile of source that is not UTF-8") from None
-    # An AST object: only the import system and our own safe parser produce those.
-    raise InjectionBlocked("compile of an AST after the verifier was loaded")
+    raise InjectionBlocked("compile of a syntax tree")
 
 
-def _check_source(source: object, import_allowed: ImportCheck) -> bool:
-    """Refuse forbidden words; True if the source is only imports of allowed modules."""
-    text = source_text(source)
-    # The compiler NFKC-normalises identifiers: `x.\uff46_\uff42\uff41\uff43\uff4b` (fullwidth
-    # letters) *is* `x.f_back`. Check what the compiler will see, not the raw text.
-    text = unicodedata.normalize("NFKC", text)
-    # Import-only snippets of allowed modules (lambdify's namespace set-up) are harmless.
-    statements = [part for part in re.split(r"[;\n]", text) if part.strip()]
-    matches = [_SAFE_IMPORT_LINE.fullmatch(part) for part in statements]
-    if statements and all(
-        match is not None and import_allowed(match.group(1) or match.group(2) or "")
-        for match in matches
-    ):
-        return True
-    found = _FORBIDDEN_WORDS.search(text)
-    if found:
-        raise InjectionBlocked(f"refused to compile code containing {found.group(0)!r}")
+def _below_admitted_entry(frame: types.FrameType | None) -> bool:
+    for f in _frames(frame):
+        code = f.f_code
+        if code is _ADMITTED_CODE:
+            return True
+        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
+            return True  # a library module's body runs: its own tables, no verdict data
+        if code.co_filename == VERIFIER_FILENAME:
+            return False  # the verifier's own code compiles: (a) or (b) decide
     return False
 
 
-# Attribute reads that hand out frames or code objects (CPython raises "object.__getattr__"
-# for these; f_back/f_locals/f_globals are not audited, so the way in is what we refuse).
-_INTROSPECTION_ATTRS = frozenset(
-    {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_code", "gi_code", "cr_code", "ag_code"}
-)
-# Other ways to frames (and to every object, the harness's own included).
-_STACK_EVENTS = frozenset(
-    {
-        "sys._getframe",
-        "sys._current_frames",
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-    }
-)
-# A trace or profile function sees every frame, the harness's after verify returned too (it
-# read the verdict's token). Nothing of the harness, the verifier or the libraries needs one.
-_TRACE_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
-
-# sympify/parse_expr turn solution text into an expression they eval. What their
-# transformations produce for mathematics is names, numbers, strings, calls, operators,
-# subscripts and containers; a payload needs more: attributes (`x._assumptions.update(zero=True)`
-# makes the verifier's own `x` zero without a single refused word), keyword arguments, starred
-# arguments, lambdas, walrus, comprehensions (generators hand out frames).
-_MATH_PARSERS = ("/sympy/parsing/", "/sympy/core/sympify.py")
-# Names that build classes. A class the solution shapes (bases, attributes, assumptions it
-# inherits from a Dummy or from posify) can pass for an Add or a positive number. sympy's
-# transformations emit `Function('f')` for an undefined `f(x)`: that exact form stays allowed.
-_STRING_ONLY_FACTORIES = frozenset({"Function", "WildFunction"})
-_CLASS_FACTORIES = frozenset(
-    {
-        "FunctionClass",
-        "UndefinedFunction",
-        "ManagedProperties",
-        "BasicMeta",
-        "type",
-        "object",
-        "super",
-        "property",
-        "classmethod",
-        "staticmethod",
-        *_STRING_ONLY_FACTORIES,
-    }
-)
-_NOT_MATH = (
-    ast.Attribute,
-    ast.Dict,
-    ast.keyword,
-    ast.Starred,
-    ast.Lambda,
-    ast.NamedExpr,
-    ast.GeneratorExp,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.Yield,
-    ast.YieldFrom,
-    ast.Await,
-)
-
-
-def _is_string_factory_call(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in _STRING_ONLY_FACTORIES
-        and len(node.args) == 1
-        and not node.keywords
-        and isinstance(node.args[0], ast.Constant)
-        and type(node.args[0].value) is str
+def _check_compile(source: object) -> None:
+    caller = _outside_guard()
+    if _below_admitted_entry(caller):
+        return
+    if caller is not None and _is_factory(caller):
+        return _admitted(f"compile: factory {caller.f_code.co_name}")
+    raw = bytes(source) if isinstance(source, bytearray | memoryview) else source
+    if written_by_a_programmer(raw) or written_by_a_programmer(source_text(source)):
+        return _admitted("compile: a literal")
+    raise _refuse(
+        "refused to compile text that is not a literal of the verifier's code "
+        "(a solution is parsed with formalmarket_verify.parse_math)"
     )
 
 
-def _parse_either_way(text: str) -> ast.AST:
-    """The tree compile() will build, in 'exec' or in 'eval' mode (the hook cannot tell)."""
-    try:
-        return ast.parse(text, mode="exec")
-    except SyntaxError:
-        return ast.parse(text, mode="eval")  # " x" is an expression, not a statement
-
-
-def _check_math_expression(source: object) -> None:
-    text = source_text(source)
-    me = _thread_id()
-    _looking.add(me)  # ast.parse raises a compile event of its own
-    try:
-        tree = _parse_either_way(text)
-    except SyntaxError:
-        raise  # compile() would refuse it the same way; the verifier sees a SyntaxError
-    except Exception:  # noqa: BLE001 -- RecursionError, MemoryError...: cannot analyse, refuse
-        raise InjectionBlocked("refused an expression the guard cannot analyse") from None
-    finally:
-        _looking.discard(me)
-    if isinstance(tree, ast.Module) and not all(isinstance(s, ast.Expr) for s in tree.body):
-        raise InjectionBlocked("refused statements in a mathematical expression")
-    allowed_factories = {
-        id(node.func)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and _is_string_factory_call(node)
-    }
-    nodes = list(ast.walk(tree))
-    for node in nodes:
-        if isinstance(node, _NOT_MATH):
-            raise InjectionBlocked(
-                f"refused to evaluate {type(node).__name__} nodes in a mathematical expression"
-            )
-    for node in nodes:
-        if isinstance(node, ast.Name) and node.id in _CLASS_FACTORIES:
-            if id(node) not in allowed_factories:
-                raise InjectionBlocked(f"refused to build classes with {node.id}")
+def _library_caller() -> bool:
+    caller = _outside_guard()
+    name = caller.f_code.co_filename if caller is not None else ""
+    return name.startswith((_STDLIB, SITE + "/", "<frozen ")) or _site_relative(name) is not None
 
 
 # Unpickling builds arbitrary objects, whoever calls it (numpy.load too). Exact (module, name)
-# pairs only: a dotted name (protocol 4) walks attributes from the module (`numpy.*` reached
-# `sys._getframe` and `os.write` through one), and a module prefix admits every submodule.
+# pairs only: a dotted name (protocol 4) walks attributes from the module, and a module prefix
+# admits every submodule.
 PICKLE_ALLOWED: frozenset[tuple[str, str]] = frozenset(
     {
         ("numpy", "ndarray"),
@@ -297,49 +428,43 @@ PICKLE_ALLOWED: frozenset[tuple[str, str]] = frozenset(
         ("numpy._core.multiarray", "scalar"),
     }
 )
+# A trace or profile function sees every frame, the harness's after verify returned too.
+_TRACE_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
+# Code built from bytes, and foreign functions: only the libraries' own calls, while armed.
+_LIBRARY_ONLY_EVENTS = frozenset(
+    {"code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"}
+)
 
 
-def _armed_event(event: str, args: tuple[object, ...], import_allowed: ImportCheck) -> None:
-    if event == "compile":
-        caller = _caller_file(3)
-        if not _trusted_caller(caller):
-            if _runtime_code_on_stack():
-                # sympify's eval'd text calling lambdify/sympify with a string of its own: the
-                # inner text escapes the checks made for the outer one.
-                raise InjectionBlocked("code compiled at run time may not compile more code")
-            only_imports = _check_source(args[0], import_allowed)
-            if not only_imports and any(part in caller for part in _MATH_PARSERS):
-                _check_math_expression(args[0])
-    elif event in ("code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"):
-        if not _trusted_caller(_caller_file(3)):
-            raise InjectionBlocked(f"{event} is not allowed in a verifier")
-    elif event == "object.__getattr__":
-        # Anywhere below run-time compiled code, not only in it: `inspect.stack()`,
-        # `inspect.getargvalues(frame)` read frames from a real file on the payload's behalf.
-        if args[1] in _INTROSPECTION_ATTRS and _runtime_code_on_stack():
-            raise InjectionBlocked(f"run-time compiled code may not read .{args[1]}")
-    elif event in _STACK_EVENTS:
-        if _runtime_code_on_stack():
-            raise InjectionBlocked(f"run-time compiled code may not call {event}")
-
-
-def _always_event(event: str, args: tuple[object, ...]) -> None:
-    """Refused whether or not the guard is armed (module level of the verifier included)."""
+def _event(event: str, args: tuple[object, ...]) -> None:
     if event in _TRACE_EVENTS:
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
     if event == "marshal.loads" or event == "marshal.load":
-        if not _caller_file(3).startswith("<frozen importlib"):
-            raise InjectionBlocked("marshal.loads is not allowed in a verifier")
+        caller = _outside_guard()
+        if caller is None or not caller.f_code.co_filename.startswith("<frozen importlib"):
+            raise _refuse("marshal.loads is not allowed in a verifier")
     elif event == "pickle.find_class":
         pair = (args[0], args[1])
         if not all(type(part) is str for part in pair) or pair not in PICKLE_ALLOWED:
-            raise InjectionBlocked(f"unpickling {args[0]!s:.80}.{args[1]!s:.80} is not allowed")
+            raise _refuse(f"unpickling {args[0]!s:.80}.{args[1]!s:.80} is not allowed")
     elif event == "os.system":
         raise InjectionBlocked("os.system is not allowed in a verifier")
+    elif _state["armed"]:
+        if event == "compile":
+            _check_compile(args[0])
+        elif event in _LIBRARY_ONLY_EVENTS and not _library_caller():
+            raise _refuse(f"{event} is not allowed in a verifier")
+
+
+_HANDLED = frozenset(
+    {"compile", "marshal.loads", "marshal.load", "pickle.find_class", "os.system"}
+    | _TRACE_EVENTS
+    | _LIBRARY_ONLY_EVENTS
+)
 
 
 def make_audit_hook(import_allowed: ImportCheck) -> Hook:
-    """The audit hook: the import allowlist always, the injection guard while armed."""
+    """The audit hook: the import allowlist always, the provenance rule while armed."""
 
     def _audit(event: str, args: tuple[object, ...]) -> None:
         if event == "import":
@@ -351,18 +476,14 @@ def make_audit_hook(import_allowed: ImportCheck) -> Hook:
                     f"import of {name!r} is not allowed in a verifier", name=name
                 )
             return
-        if _looking and _thread_id() in _looking:
+        if event not in _HANDLED:
             return
         try:
-            _always_event(event, args)
-            if _state["armed"]:
-                _armed_event(event, args, import_allowed)
+            _event(event, args)
         except InjectionBlocked:
             raise
-        except SyntaxError:
-            raise
         except BaseException:  # noqa: BLE001 -- the guard failed: refuse, never pass
-            raise InjectionBlocked(f"the judge's guard could not check {event}") from None
+            raise _refuse(f"the judge's guard could not check {event}") from None
 
     return _audit
 
@@ -378,3 +499,68 @@ def refuse_thread_tracing() -> None:
     for name in ("settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads"):
         if hasattr(threading, name):
             setattr(threading, name, _refused)
+
+
+# --- what honest code needs: the sweep measured under the rule, and the zygote's warm-up ---
+
+
+def honest_calls() -> list[tuple[str, Callable[[], object]]]:
+    """Common library calls of honest verifiers (docs/python-judge.md lists what the rule did
+    with them). The zygote runs them once before it forks, so that a verdict's first call of
+    any of them finds its lazy imports and caches warm."""
+    import collections
+    import dataclasses
+
+    import mpmath
+    import numpy
+    import scipy.integrate
+    import scipy.optimize
+    import scipy.stats
+    import sympy
+
+    x, y, t = sympy.symbols("x y t")
+    f = sympy.Function("f")
+
+    @dataclasses.dataclass(frozen=True)
+    class Pair:
+        left: int
+        right: int
+
+    return [
+        ("sympify of a literal", lambda: sympy.sympify("x**2 + 2*x + 1")),
+        ("S of a literal", lambda: sympy.S("1/3")),
+        ("Poly of a literal", lambda: sympy.Poly("x**2 + 1", x)),
+        ("factor", lambda: sympy.factor(x**4 - 5 * x**2 + 4)),
+        ("factorint", lambda: sympy.factorint(391)),
+        ("solve", lambda: sympy.solve(x**2 - 2, x)),
+        ("integrate", lambda: sympy.integrate(sympy.sin(t) ** 2, (t, 0, sympy.pi))),
+        ("simplify", lambda: sympy.simplify(sympy.sin(x) ** 2 + sympy.cos(x) ** 2)),
+        ("nsimplify", lambda: sympy.nsimplify(1.4142135623730951)),
+        ("nsimplify with constants", lambda: sympy.nsimplify(6.283185307179586, [sympy.pi])),
+        ("dsolve", lambda: sympy.dsolve(f(x).diff(x) - f(x), f(x))),
+        ("diophantine", lambda: sympy.diophantine(x**2 - 2 * y**2 - 1)),
+        ("groebner", lambda: sympy.groebner([x**2 + y, x * y - 1], x, y)),
+        ("Poly roots", lambda: sympy.Poly(x**3 - 6 * x**2 + 11 * x - 6, x).all_roots()),
+        ("Matrix inverse", lambda: sympy.Matrix([[2, 1], [1, 1]]).inv()),
+        ("limit", lambda: sympy.limit(sympy.sin(x) / x, x, 0)),
+        ("series", lambda: sympy.series(sympy.exp(x), x, 0, 5)),
+        ("minimal_polynomial", lambda: sympy.minimal_polynomial(sympy.sqrt(2) + 1, x)),
+        ("lambdify numpy", lambda: sympy.lambdify(x, x**2 + 1, "numpy")(numpy.arange(3.0))),
+        ("lambdify math", lambda: sympy.lambdify((x, y), sympy.sin(x) * y, "math")(0.5, 2.0)),
+        ("scipy quad", lambda: scipy.integrate.quad(numpy.sin, 0, numpy.pi)),
+        ("scipy brentq", lambda: scipy.optimize.brentq(lambda v: v**2 - 2, 0, 2)),
+        ("scipy linprog", lambda: scipy.optimize.linprog([1, 1], A_ub=[[-1, -1]], b_ub=[-1])),
+        ("scipy solve_ivp", lambda: scipy.integrate.solve_ivp(lambda s, v: -v, (0, 1), [1.0])),
+        ("scipy stats norm", lambda: scipy.stats.norm(0, 1).cdf(0.5)),
+        ("scipy stats binom", lambda: scipy.stats.binom.pmf(3, 10, 0.5)),
+        ("mpmath quad", lambda: mpmath.quad(mpmath.sin, [0, mpmath.pi])),
+        ("mpmath findroot", lambda: mpmath.findroot(lambda v: v**2 - 2, 1.5)),
+        ("namedtuple", lambda: collections.namedtuple("Point", "a b")),
+        ("dataclass", lambda: Pair(1, 2)),
+    ]
+
+
+def warm() -> None:
+    """Run the honest calls once (the zygote, unarmed, before it forks)."""
+    for _name, call in honest_calls():
+        call()

@@ -1,4 +1,7 @@
-"""The run-time guard fails closed: what it cannot analyse is refused, never passed."""
+"""The run-time guard fails closed: what it cannot read is refused, never passed.
+
+The provenance rule itself is tested in a separate interpreter (test_provenance.py): an audit
+hook cannot be removed from this one."""
 
 from __future__ import annotations
 
@@ -7,18 +10,6 @@ import codecs
 import pytest
 
 from judge.python import harness_guard as guard
-
-DEEP_LAMBDAS = "lambda N=" * 900 + "0" + ": 0" * 900  # ast.parse: MemoryError / RecursionError
-
-
-def test_an_expression_the_guard_cannot_parse_is_refused() -> None:
-    with pytest.raises(guard.InjectionBlocked, match="cannot analyse"):
-        guard._check_math_expression(DEEP_LAMBDAS)
-
-
-def test_a_syntax_error_stays_a_syntax_error() -> None:
-    with pytest.raises(SyntaxError):
-        guard._check_math_expression("x +* 2")
 
 
 def test_bytes_declaring_another_coding_are_refused() -> None:
@@ -32,32 +23,6 @@ def test_bytes_are_read_as_strict_utf8_without_the_bom() -> None:
     assert guard.source_text(codecs.BOM_UTF8 + b"x + y") == "x + y"
     with pytest.raises(guard.InjectionBlocked, match="cannot decode|not UTF-8"):
         guard.source_text(b"x + \xff")
-
-
-@pytest.mark.parametrize(
-    "expression",
-    [
-        "Function(*['f', (Add,)])(x)",
-        "Function(Dummy('f'))(x)",
-        "Function(posify(x)[0])(x)",
-        "Function('f', (Add,))(x)",
-        "type('F', (Add,), dict())(x)",
-        "UndefinedFunction('f')(x)",
-        "f(**kw)",
-    ],
-)
-def test_class_building_forms_are_refused(expression: str) -> None:
-    with pytest.raises(guard.InjectionBlocked):
-        guard._check_math_expression(expression)
-
-
-def test_the_form_sympy_emits_for_an_undefined_function_is_allowed() -> None:
-    guard._check_math_expression("Function('f')(Symbol('x'))+Integer(2)")
-
-
-def test_statements_are_refused() -> None:
-    with pytest.raises(guard.InjectionBlocked, match="statements"):
-        guard._check_math_expression("x = 1")
 
 
 def test_an_error_inside_the_hook_becomes_a_refusal() -> None:

@@ -6,7 +6,7 @@ The run-time guard refuses the payload; the publishing checks now refuse the ver
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to compile
+# detail: is not a literal of the verifier's code
 # solution: __import__('os')._exit(0) or 4
 import sympy
 

@@ -10,7 +10,7 @@ harness whose frame cannot be written exits non-zero.
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: run-time compiled code may not call sys._getframe
+# detail: is not a literal of the verifier's code
 # solution: [m._write_frame(b'A' + inspect.getargvalues(f)[3]['token']) or m.socket.close(1023) for inspect in [sympy.core.function.inspect] for f in [inspect.stack()[3][0]] for m in [inspect.getmodule(f)]]
 import sympy
 

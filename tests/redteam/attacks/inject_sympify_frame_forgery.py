@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to compile
+# detail: is not a literal of the verifier's code
 # solution: __import__('os')._exit(0) or x**2
 import sympy
 

@@ -8,7 +8,7 @@ refused word (ACCEPTED before the fix). sympify's input may no longer hold keywo
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to evaluate keyword nodes in a mathematical expression
+# detail: is not a literal of the verifier's code
 # solution: Function('f', is_Add=True)(x**2)
 import sympy
 

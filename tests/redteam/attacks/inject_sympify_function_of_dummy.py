@@ -4,7 +4,7 @@ string literal)."""
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to build classes with Function
+# detail: is not a literal of the verifier's code
 # solution: Function(Dummy('f'))(x**2)
 import sympy
 

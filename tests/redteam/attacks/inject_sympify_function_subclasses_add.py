@@ -8,7 +8,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to build classes with Function
+# detail: is not a literal of the verifier's code
 # solution: Function('f', (Add,))(x**2)
 import sympy
 

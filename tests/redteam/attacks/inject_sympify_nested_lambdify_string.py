@@ -8,7 +8,7 @@ was compiled at run time may no longer compile more code.
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: code compiled at run time may not compile more code
+# detail: is not a literal of the verifier's code
 # solution: lambdify(x, "(x._assumptions.update(zero=True), 0)[1]")(x)
 import sympy
 

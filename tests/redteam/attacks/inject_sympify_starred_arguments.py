@@ -2,7 +2,7 @@
 
 # ruff: noqa -- an example program, linted only for what it is meant to show
 # expect: REJECTED RUNTIME_ERROR
-# detail: refused to evaluate Starred nodes in a mathematical expression
+# detail: is not a literal of the verifier's code
 # solution: Function(*['f', (Add,)])(x**2)
 import sympy
 

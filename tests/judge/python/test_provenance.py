@@ -1,0 +1,144 @@
+# ruff: noqa: E501 -- the cases are scripts run in a fresh interpreter, one call a line
+"""Issue 25's run-time rule, in a fresh interpreter with the guard's audit hook armed.
+
+No text becomes code while verify runs unless a programmer wrote it (a constant of code on the
+stack or of the verifier), a listed factory generated it, or parse_math built it. The audit hook
+cannot be removed, so each case runs in its own interpreter; the sandboxed cases are in
+tests/redteam/attacks/provenance_*.py and tests/judge/python/programs/honest_sweep.py.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+from judge.python import harness_guard as guard
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+DEMO = ROOT / "market" / "demo" / "python"
+
+PRELUDE = """
+import json, sys
+from judge.python import harness_guard as guard
+from judge.python.imports import import_allowed
+sys.addaudithook(guard.make_audit_hook(import_allowed))
+import mpmath, numpy, scipy, sympy
+guard.install_text_entries()
+RUNTIME = "".join
+VERIFIER = compile("1", "<verifier>", "exec")
+guard.arm(VERIFIER)
+def attempt(call):
+    try:
+        call()
+    except guard.InjectionBlocked as exc:
+        return str(exc)
+    return None
+"""
+
+
+def _run(body: str) -> dict[str, object]:
+    script = PRELUDE + textwrap.dedent(body)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_honest_sweep_is_never_refused_twice_in_a_row() -> None:
+    result = _run(
+        """
+        refused = []
+        for round in (1, 2):
+            for name, call in guard.honest_calls():
+                message = attempt(call)
+                if message:
+                    refused.append(f"{round} {name}: {message}")
+        print(json.dumps({"refused": refused, "refusal": guard.refusal(),
+                          "admissions": guard.admissions}))
+        """
+    )
+
+    assert result["refused"] == []
+    assert result["refusal"] is None
+    admissions = result["admissions"]
+    assert isinstance(admissions, dict)
+    # The factories the rule exists for were exercised, not bypassed.
+    assert admissions.get("sympify: numbers and names from nsimplify_real", 0) >= 1
+    assert admissions.get("compile: factory namedtuple", 0) >= 1
+    assert admissions.get("lambdify: plain names", 0) >= 1
+
+
+def test_runtime_text_never_becomes_code_through_any_entry() -> None:
+    result = _run(
+        """
+        text = RUNTIME(["x", "**", "3"])  # made at run time, no literal anywhere
+        x = sympy.Symbol("x")
+        calls = {
+            "sympify": lambda: sympy.sympify(text),
+            "S": lambda: sympy.S(text),
+            "parse_expr": lambda: sympy.parsing.sympy_parser.parse_expr(text),
+            "eval": lambda: eval(text),
+            "exec": lambda: exec(text),
+            "compile": lambda: compile(text, "<x>", "eval"),
+            "compile bytes": lambda: compile(text.encode(), "<x>", "eval"),
+            "compile of a tree": lambda: compile(__import__("ast").parse(text, mode="eval"), "<x>", "eval"),
+            "lambdify text": lambda: sympy.lambdify([], text),
+            "lambdify a symbol named by text": lambda: sympy.lambdify([], sympy.Symbol(RUNTIME(["os.", "getpid()"]))),
+            "lambdify a function named by text": lambda: sympy.lambdify(x, sympy.Function(RUNTIME(["__import__"]))(x)),
+            "Matrix of text": lambda: sympy.Matrix([[text]]),
+            "Poly of text": lambda: sympy.Poly(text, x),
+            "mpmath.identify of text": lambda: mpmath.identify(1.4142135623730951, [text]),
+            "pickle": lambda: __import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR."),
+            "marshal": lambda: __import__("marshal").loads(__import__("marshal").dumps(VERIFIER)),
+        }
+        outcome = {name: attempt(call) for name, call in calls.items()}
+        first = guard.refusal()
+        caught = attempt(lambda: sympy.sympify("x**2 + 1"))  # a literal: admitted
+        print(json.dumps({"outcome": outcome, "first": first, "literal": caught}))
+        """
+    )
+
+    outcome = result["outcome"]
+    assert isinstance(outcome, dict)
+    assert {name: message is not None for name, message in outcome.items()} == dict.fromkeys(
+        outcome, True
+    ), outcome
+    assert result["first"] is not None  # the harness turns this verdict into RUNTIME_ERROR
+    assert result["literal"] is None
+
+
+def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> None:
+    result = _run(
+        """
+        source = "ANSWERS = ('x**2 - 1',)\\ndef verify(s):\\n    return sympy.Poly('x**2 + 1')"
+        code = compile(source, "<verifier>", "exec")
+        namespace = {"sympy": sympy}
+        exec(code, namespace)
+        guard.arm(code)
+        ok = {
+            "a constant of the verifier module": attempt(lambda: sympy.sympify("x**2 - 1")),
+            "a literal handed to a library": attempt(lambda: namespace["verify"](None)),
+            "exec of an own literal": attempt(lambda: exec("y = 1", {})),
+            "ast.literal_eval of run-time text": attempt(lambda: __import__("ast").literal_eval(RUNTIME(["[1, ", "2]"]))),
+        }
+        print(json.dumps({"ok": ok, "refusal": guard.refusal()}))
+        """
+    )
+
+    assert result == {"ok": dict.fromkeys(result["ok"], None), "refusal": None}  # type: ignore[arg-type]
+
+
+def test_the_nsimplify_factory_admits_numbers_and_plain_names_only() -> None:
+    assert guard.numbers_and_names("(3*pi**2)/2 + sqrt(2) - log(5)")
+    for text in ("__import__('os')", "exec(1)", "x.y", "f(a=1)", "[1][0]", "'s'", "lambda: 0"):
+        assert not guard.numbers_and_names(text), text
