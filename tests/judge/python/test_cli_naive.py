@@ -20,7 +20,9 @@ N = 1000000016000000063  # 1000000007 * 1000000009
 PAYLOAD = f"primefactors({N})[0]"
 CHECK = f"    return 1 < p < {N} and {N} % p == 0\n"
 NAIVE = {
-    "sympify": f"import sympy\ndef verify(solution, rng):\n    p = sympy.sympify(solution)\n{CHECK}",
+    "sympify": (
+        f"import sympy\ndef verify(solution, rng):\n    p = sympy.sympify(solution)\n{CHECK}"
+    ),
     "parse_expr": (
         "from sympy.parsing.sympy_parser import parse_expr\n"
         f"def verify(solution, rng):\n    p = parse_expr(solution)\n{CHECK}"

@@ -17,7 +17,13 @@ from tests.judge.python.program_cases import load_case
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 DEMO = sorted((ROOT / "market" / "demo" / "python").iterdir())
 PROGRAMS = pathlib.Path(__file__).parent / "programs"
-HONEST = ["honest_sweep", "guard_allows_ordinary_codegen", "lazy_imports_work", "modest_work_all_libraries"]
+HONEST = [
+    "honest_sweep",
+    "guard_allows_ordinary_codegen",
+    "lazy_imports_work",
+    "modest_work_all_libraries",
+]
+EXPECTED = (("solution.txt", "ACCEPTED"), ("wrong_solution.txt", "REJECTED"))
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +40,7 @@ def test_every_demo_verifier_and_honest_program_is_judged_as_before_twice(
     for round_ in (1, 2):
         for folder in DEMO:
             source = (folder / "verifier.py").read_text()
-            for name, expected in (("solution.txt", "ACCEPTED"), ("wrong_solution.txt", "REJECTED")):
+            for name, expected in EXPECTED:
                 job = PythonJob(source, (folder / name).read_text(), seed=7, time_limit_s=30)
                 verdict = fresh_judge.judge(job)
                 seen.append((round_, folder.name, name, verdict.verdict.value, verdict.detail))
