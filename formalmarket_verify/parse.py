@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import fractions
 import math
+import re
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -95,13 +97,18 @@ def _bound_of_value(value: Any) -> _Bound | None:
     return None
 
 
+_DECIMAL = re.compile(r"([0-9_]*)\.?([0-9_]*)(?:[eE]([+-]?[0-9_]+))?")
+
+
 class _Builder:
     def __init__(
         self,
         names: Mapping[str, Any],
         functions: Mapping[str, Callable[..., Any]],
         budget: Budget,
+        source: str = "",
     ) -> None:
+        self.source = source
         self.names = names
         self.functions = functions
         self.budget = budget
@@ -116,6 +123,8 @@ class _Builder:
         if depth > self.budget.max_depth:
             raise ParseError("expression nested too deeply")
         if isinstance(node, ast.Constant):
+            if type(node.value) is float:
+                return self.decimal(ast.get_source_segment(self.source, node) or "")
             return self.literal(node.value)
         if isinstance(node, ast.Name):
             if node.id not in self.names:
@@ -151,9 +160,25 @@ class _Builder:
         elif not math.isfinite(value):
             raise ParseError("the literal is not a finite number")
         else:
-            text = repr(value)
-            # 1e+300 stays a Float; 0.1 is the exact decimal the author wrote, 1/10.
-            number = sympy.Float(value) if "e" in text else sympy.Rational(text)
+            raise ParseError("a decimal literal without its text")  # build() takes decimals
+        return number, self.check(self.bound_of(number))
+
+    def decimal(self, text: str) -> tuple[Any, _Bound | None]:
+        """The exact number a decimal literal's TEXT says: ``0.32500000000000000001`` is not
+        13/40 and ``9007199254740993.0`` is not 2**53 (a float would make both), ``1e300`` is
+        10**300. Sized from the text before anything is built."""
+        found = _DECIMAL.fullmatch(text)
+        if found is None:
+            raise ParseError("not a decimal literal")
+        whole, fraction, exponent = (part.replace("_", "") for part in found.groups(""))
+        digits = len(whole + fraction)
+        scale = int(exponent or "0")
+        if digits > self.budget.max_literal_digits:
+            raise ParseError("decimal literal too long")
+        # log2 of the value (or of 1/value) is below (digits + |scale|) * log2(10).
+        if (digits + abs(scale)) * 3.33 > self.budget.max_bits:
+            raise ParseError("a number in the expression is too large for the budget")
+        number = sympy.Rational(fractions.Fraction(text))
         return number, self.check(self.bound_of(number))
 
     def binary(self, node: ast.BinOp, depth: int) -> tuple[Any, _Bound | None]:
@@ -314,7 +339,7 @@ def parse_math(
         count += 1
         if count > limits.max_nodes:
             raise ParseError("expression too large")
-    builder = _Builder(names, table, limits)
+    builder = _Builder(names, table, limits, text.strip())
     try:
         value, _ = builder.build(tree.body, 1)
     except ParseError:
