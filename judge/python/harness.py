@@ -323,6 +323,7 @@ def _zygote() -> None:
     _guard_find_spec()
     guard.refuse_thread_tracing()
     guard.install_text_entries()
+    user.install_seed_sources()
     try:
         guard.warm()  # the first verdict finds the honest calls' lazy imports and caches warm
     except Exception as exc:  # noqa: BLE001

@@ -77,6 +77,50 @@ def _checked(result: int, what: str) -> None:
         raise OSError(ctypes.get_errno(), what)
 
 
+_seed_state: dict[str, int | None] = {"seed": None, "draws": 0}
+
+
+def _derived_bits(bits: int) -> int:
+    """The verdict's n-th stand-in for OS entropy: SHA-256 of (seed, n), ``bits`` wide."""
+    import hashlib
+
+    n = _seed_state["draws"] or 0
+    _seed_state["draws"] = n + 1
+    stream = b""
+    block = 0
+    while len(stream) * 8 < bits:
+        stream += hashlib.sha256(f"{_seed_state['seed']}:{n}:{block}".encode()).digest()
+        block += 1
+    return int.from_bytes(stream, "big") >> (len(stream) * 8 - bits)
+
+
+def install_seed_sources() -> None:
+    """Generators built without a seed draw from the verdict's seed, not the OS (the zygote,
+    once): ``random.Random()``/``random.seed()``, and numpy's ``SeedSequence()`` under
+    ``default_rng()``, ``RandomState()``, scipy.stats.qmc's Sobol/LatinHypercube and
+    sympy's ``randMatrix`` (a ``random.Random(None)``). Before a verdict: unchanged."""
+    import random
+
+    import numpy.random.bit_generator as bit_generator
+
+    original_seed = random.Random.seed
+    original_randbits = bit_generator.randbits  # type: ignore[attr-defined]
+
+    def seed(self: random.Random, a: object = None, version: int = 2) -> None:
+        if a is None and _seed_state["seed"] is not None:
+            a = _derived_bits(128)
+        original_seed(self, a, version)  # type: ignore[arg-type]
+
+    def randbits(bits: int) -> int:
+        if _seed_state["seed"] is None:
+            return int(original_randbits(bits))
+        return _derived_bits(bits)
+
+    random.Random.seed = seed  # type: ignore[method-assign]
+    random.seed = random._inst.seed
+    bit_generator.randbits = randbits  # type: ignore[attr-defined]
+
+
 def reseed(seed: int) -> None:
     """Every library RNG a verifier may use without asking, from this verdict's seed alone.
 
@@ -91,6 +135,7 @@ def reseed(seed: int) -> None:
     import sympy.core.random
     from sympy.core.symbol import Dummy
 
+    _seed_state["seed"], _seed_state["draws"] = seed, 0
     random.seed(seed)
     if seed < 2**32:
         numpy.random.seed(seed)  # what `numpy.random.seed(seed)` in the verifier gives

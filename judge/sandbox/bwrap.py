@@ -110,7 +110,9 @@ def build_argv(rootfs: RootFs, control_fd: int, userns_fd: int | None = None) ->
         "/",
         "--",
         rootfs.interpreter,
-        "-I",
+        # -I without its -E: PYTHONHASHSEED (SANDBOX_ENV) must apply; the environment is ours.
+        "-s",
+        "-P",
         "-S",
         "-B",
         SANDBOX_HARNESS,
