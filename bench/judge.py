@@ -7,6 +7,11 @@ the verifier and calls ``verify`` (what a judge without warm starts pays). Then 
 per second that 2 workers (2 threads, 2 zygotes) sustain on (a).
 
     .venv/bin/python bench/judge.py [--runs 200] [--baseline-runs 20] [--throughput-jobs 600]
+
+``--compare REF`` (e.g. ``--compare main``) measures the warm verdict before and after in one
+run: it checks REF out as a ``git worktree`` in /tmp and runs the verdict scenarios (trivial,
+four libraries, sympify-heavy, the first honest-sweep verdict of a fresh zygote) against that
+tree's ``judge`` package and against this one, alternating, ``--rounds`` times.
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# --root: the tree whose judge package is measured (--compare runs this file once per tree).
+JUDGE_ROOT = pathlib.Path(sys.argv[sys.argv.index("--root") + 1]) if "--root" in sys.argv else ROOT
+sys.path.insert(0, str(JUDGE_ROOT.resolve()))
 
 from judge.python import PythonJob, PythonJudge  # noqa: E402
 from judge.sandbox import procs  # noqa: E402
@@ -74,19 +82,21 @@ def _percentiles(samples_s: list[float]) -> dict[str, float]:
     }
 
 
-def _sandboxed(judge: PythonJudge, source: str, runs: int) -> dict[str, object]:
+def _sandboxed(
+    judge: PythonJudge, source: str, runs: int, solution: str = "ok"
+) -> dict[str, object]:
     samples: list[float] = []
     inside: list[float] = []
     verdicts: set[str] = set()
     # Warm-up: the first verdict of a zygote also pays the pre-fork handshake.
     child_cpu = 0.0
     for _ in range(3):
-        judge.judge(PythonJob(source, "ok", seed=1))
+        judge.judge(PythonJob(source, solution, seed=1))
     host_cpu_before = time.process_time()
     sandbox_cpu_before = _sandbox_cpu_s(judge)
     for i in range(runs):
         started = time.perf_counter()
-        verdict = judge.judge(PythonJob(source, "ok", seed=i))
+        verdict = judge.judge(PythonJob(source, solution, seed=i))
         samples.append(time.perf_counter() - started)
         inside.append(verdict.wall_time_s)
         verdicts.add(verdict.verdict.value)
@@ -150,12 +160,104 @@ def _throughput(jobs: int, workers: int) -> dict[str, object]:
     }
 
 
+# Literal expressions sympified by the verifier (admitted by the run-time rule), the solution
+# read with parse_math: the case the old run-time grammar made expensive.
+SYMPIFY_HEAVY = (
+    '"""Sympifies its own literals, parses the solution safely."""\n'
+    "import sympy\nfrom formalmarket_verify import parse_math\n"
+    "FORMS = ['x**2 + 2*x + 1', '(x + 1)**2', 'sin(x)**2 + cos(x)**2', 'x**3 - 6*x**2 + 11*x - 6',"
+    " 'exp(I*pi) + 1', 'sqrt(8) - 2*sqrt(2)', 'Rational(1, 3) + Rational(2, 3)', 'x*(x - 1)',"
+    " 'log(E**3)', 'factorial(5)']\n"
+    "def verify(solution, rng):\n"
+    "    x = sympy.Symbol('x')\n"
+    "    forms = [sympy.sympify(f) for f in FORMS]\n"
+    "    return parse_math(solution, {'x': x}) == forms[0] - forms[1] + 1\n"
+)
+HONEST_SWEEP = ROOT / "tests" / "judge" / "python" / "programs" / "honest_sweep.py"
+
+
+def _first_verdict_ms(source: str) -> dict[str, object]:
+    """A fresh zygote, warmed as the pool warms it; then one honest-sweep verdict."""
+    judge = PythonJudge(size=1)
+    try:
+        judge.warm_up()
+        started = time.perf_counter()
+        verdict = judge.judge(PythonJob(source, "", seed=1, time_limit_s=60, memory_limit_mb=512))
+        elapsed = time.perf_counter() - started
+    finally:
+        judge.close()
+    return {"ms": round(elapsed * 1000, 1), "verdict": verdict.verdict.value}
+
+
+def _scenarios(runs: int) -> dict[str, object]:
+    report: dict[str, object] = {"load_avg_1m": round(os.getloadavg()[0], 2)}
+    for name, source, solution in (
+        ("trivial", TRIVIAL, "ok"),
+        ("four_libraries", FOUR_LIBS, "ok"),
+        ("sympify_heavy", SYMPIFY_HEAVY, "1"),
+    ):
+        judge = PythonJudge(size=1)
+        judge.warm_up()
+        try:
+            result = _sandboxed(judge, source, runs, solution)
+        finally:
+            judge.close()
+        cpu = result["cpu_ms_per_verdict"]
+        report[name] = {
+            "p50_ms": result["p50_ms"],
+            "p95_ms": result["p95_ms"],
+            "cpu_ms_per_verdict": cpu["total"],  # type: ignore[index]
+            "verdicts": result["verdicts"],
+        }
+    report["first_honest_sweep_verdict"] = _first_verdict_ms(HONEST_SWEEP.read_text())
+    return report
+
+
+def _compare(ref: str, runs: int, rounds: int) -> None:
+    tree = pathlib.Path(f"/tmp/fm-bench-{os.getpid()}")
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), ref],
+        check=True,
+        capture_output=True,
+    )
+    results: dict[str, list[object]] = {"before": [], "after": []}
+    try:
+        for _ in range(rounds):
+            for label, root in (("before", tree), ("after", ROOT)):
+                done = subprocess.run(
+                    [sys.executable, __file__, "--scenarios", "--runs", str(runs)]
+                    + ["--root", str(root)],
+                    capture_output=True,
+                    check=True,
+                    text=True,
+                    cwd=root,
+                )
+                results[label].append(json.loads(done.stdout))
+    finally:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+            check=False,
+            capture_output=True,
+        )
+    print(json.dumps({"ref": ref, "runs_per_scenario": runs, **results}, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--baseline-runs", type=int, default=20)
     parser.add_argument("--throughput-jobs", type=int, default=600)
+    parser.add_argument("--compare", metavar="REF", help="before (REF) and after, in one run")
+    parser.add_argument("--rounds", type=int, default=2, help="--compare: alternations")
+    parser.add_argument("--scenarios", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.compare:
+        _compare(args.compare, min(args.runs, RECYCLE_AFTER_JOBS - 10), args.rounds)
+        return
+    if args.scenarios:
+        print(json.dumps(_scenarios(min(args.runs, RECYCLE_AFTER_JOBS - 10))))
+        return
     # Stay below the zygote's recycling point so one scenario measures one zygote.
     args.runs = min(args.runs, RECYCLE_AFTER_JOBS - 10)
 
