@@ -329,6 +329,7 @@ def _zygote() -> None:
     except Exception as exc:  # noqa: BLE001
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)
+    guard.reset()
     devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the

@@ -61,11 +61,17 @@ _verifier_consts: list[frozenset[object]] = [frozenset()]
 
 
 def arm(verifier_code: types.CodeType | None = None) -> None:
-    """From now on text becomes code only by the rule above; ``verifier_code`` is the module's."""
-    _state["refused"] = None
+    """From now on text becomes code only by the rule above; ``verifier_code`` is the module's.
+    A refusal recorded before (the verifier's module level) stays recorded."""
     if verifier_code is not None:
         _verifier_consts[0] = _consts_of(verifier_code)
     _state["armed"] = True
+
+
+def reset() -> None:
+    """The zygote, before it forks: no refusal recorded (children start from this state)."""
+    _state["refused"] = None
+    _state["armed"] = False
 
 
 def disarm() -> None:
@@ -167,6 +173,26 @@ def _site_relative(filename: str) -> str | None:
     return None
 
 
+def _genuine_import(frame: types.FrameType) -> bool:
+    """The import system's own file loaders read the source, at a library path: not a loader
+    of the verifier's (a SourceLoader subclass whose get_data returns the solution)."""
+    import importlib.machinery
+
+    genuine = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)
+    for f in _frames(frame):
+        if f.f_code.co_name in ("get_code", "exec_module") and f.f_code.co_filename.startswith(
+            "<frozen importlib"
+        ):
+            loader = f.f_locals.get("self")
+            path = getattr(loader, "path", None)
+            return (
+                type(loader) in genuine
+                and isinstance(path, str)
+                and (path.startswith(_STDLIB) or _site_relative(path) is not None)
+            )
+    return False
+
+
 def _is_factory(frame: types.FrameType) -> bool:
     code = frame.f_code
     if (code.co_filename, code.co_name) in FACTORIES:
@@ -174,7 +200,11 @@ def _is_factory(frame: types.FrameType) -> bool:
     if (code.co_filename, code.co_name) == ("<frozen importlib._bootstrap>", _IMPORT_CALL):
         # source_to_code compiles a module's source through this helper
         outer = frame.f_back
-        return outer is not None and outer.f_code.co_name == "source_to_code"
+        return (
+            outer is not None
+            and outer.f_code.co_name == "source_to_code"
+            and _genuine_import(outer)
+        )
     relative = _site_relative(code.co_filename)
     return relative is not None and (relative, code.co_name) in SITE_FACTORIES
 
@@ -388,7 +418,8 @@ def _below_admitted_entry(frame: types.FrameType | None) -> bool:
         if code is _ADMITTED_CODE:
             return True
         if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
-            return True  # a library module's body runs: its own tables, no verdict data
+            # a library module's body runs: its own tables, no verdict data
+            return _genuine_import(f)
         if code.co_filename == VERIFIER_FILENAME:
             return False  # the verifier's own code compiles: (a) or (b) decide
     return False
@@ -441,7 +472,7 @@ def _event(event: str, args: tuple[object, ...]) -> None:
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
     if event == "marshal.loads" or event == "marshal.load":
         caller = _outside_guard()
-        if caller is None or not caller.f_code.co_filename.startswith("<frozen importlib"):
+        if caller is None or not _genuine_import(caller):
             raise _refuse("marshal.loads is not allowed in a verifier")
     elif event == "pickle.find_class":
         pair = (args[0], args[1])

@@ -101,6 +101,18 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "pickle": lambda: __import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR."),
             "marshal": lambda: __import__("marshal").loads(__import__("marshal").dumps(VERIFIER)),
         }
+        import importlib.machinery, importlib.util
+
+        class OwnLoader(importlib.machinery.SourceFileLoader):  # source = the text
+            def get_data(self, path):
+                return text.encode()
+
+        def own_loader():
+            loader = OwnLoader("fm_own", sympy.__file__)
+            module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fm_own", loader))
+            loader.exec_module(module)
+
+        calls["a SourceFileLoader subclass of the verifier's"] = own_loader
         outcome = {name: attempt(call) for name, call in calls.items()}
         first = guard.refusal()
         caught = attempt(lambda: sympy.sympify("x**2 + 1"))  # a literal: admitted
