@@ -1,7 +1,8 @@
 """The program that runs INSIDE the sandbox: a zygote that forks one child per verdict.
 
 Standard library only: this file is bound read-only at /judge/harness.py and run by the
-interpreter with ``-I -S`` and an empty environment; it cannot import the ``judge`` package.
+interpreter with ``-s -P -S -B`` (``-I`` minus ``-E``: PYTHONHASHSEED must apply) and
+only the sandbox's environment; it cannot import the ``judge`` package.
 
 Zygote (trusted code, no job data, no secrets):
   1. receives its configuration (seccomp program, caps, the sandbox user) from the host on the
