@@ -171,7 +171,7 @@ SYMPIFY_HEAVY = (
     "def verify(solution, rng):\n"
     "    x = sympy.Symbol('x')\n"
     "    forms = [sympy.sympify(f) for f in FORMS]\n"
-    "    return parse_math(solution, {'x': x}) == forms[0] - forms[1] + 1\n"
+    "    return parse_math(solution, {'x': x}) == sympy.expand(forms[0] - forms[1]) + 1\n"
 )
 HONEST_SWEEP = ROOT / "tests" / "judge" / "python" / "programs" / "honest_sweep.py"
 
@@ -202,11 +202,11 @@ def _scenarios(runs: int) -> dict[str, object]:
             result = _sandboxed(judge, source, runs, solution)
         finally:
             judge.close()
-        cpu = result["cpu_ms_per_verdict"]
+        cpu = {k: v for k, v in result["cpu_ms_per_verdict"].items() if "implied" not in k}  # type: ignore[attr-defined]
         report[name] = {
             "p50_ms": result["p50_ms"],
             "p95_ms": result["p95_ms"],
-            "cpu_ms_per_verdict": cpu["total"],  # type: ignore[index]
+            "cpu_ms_per_verdict": cpu,
             "verdicts": result["verdicts"],
         }
     report["first_honest_sweep_verdict"] = _first_verdict_ms(HONEST_SWEEP.read_text())
