@@ -95,7 +95,7 @@ def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
     assert {"/"} | tmpfs <= remounted
     assert devices == [(d, d) for d in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")]
     assert argv[separator + 1 :] == [
-        os.path.realpath(sys.executable), "-I", "-S", "-B", SANDBOX_HARNESS, "7",
+        os.path.realpath(sys.executable), "-s", "-P", "-S", "-B", SANDBOX_HARNESS, "7",
     ]  # fmt: skip
     environment = {
         options[i + 1]: options[i + 2] for i, arg in enumerate(options) if arg == "--setenv"
