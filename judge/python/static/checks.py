@@ -35,6 +35,8 @@ _OPERATORS = {
 }  # fmt: skip
 # Methods of a tainted/plain receiver whose arguments after the first are only stored.
 _FIRST_ARGUMENT_ONLY = frozenset({"get", "pop", "setdefault"})
+# Builtins that only print one object: str(error) mixes nothing into it.
+_TEXT_OF = frozenset({"str", "repr", "ascii"})
 
 
 class Checker:
@@ -147,6 +149,15 @@ class Checker:
                 continue
             if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
                 scope = self.scope(right)
+                cls = self.a.resolver.receiver_class(right, scope)
+                contains = self.a.resolver.method(cls, "__contains__") if cls else []
+                if contains:
+                    # `solution in answers` runs the verifier's own __contains__: analyse it
+                    # with the solution as its argument.
+                    for method in contains:
+                        self.a.analyse(method, frozenset(all_params_of(method)))
+                    left = right
+                    continue
                 # A dict's keys are compared, a list's elements all are: those must be plain.
                 container_ok = self.a.is_tainted(right, tainted) or (
                     self.a.plain.is_plain(right, scope)
@@ -190,7 +201,8 @@ class Checker:
         tainted_args = [x for x in node.args if a.is_tainted(x, tainted)]
         tainted_keywords = [k for k in node.keywords if a.is_tainted(k.value, tainted)]
         receiver_tainted = isinstance(func, ast.Attribute) and a.is_tainted(func.value, tainted)
-        if not isinstance(func, ast.Attribute) and a.is_tainted(func, tainted):
+        own_class = isinstance(func, ast.Name) and a.resolver.own_class(func.id) is not None
+        if not isinstance(func, ast.Attribute) and not own_class and a.is_tainted(func, tainted):
             a.flag(
                 node, "call", f"{self.describe(func)} is derived from the solution and is called"
             )
@@ -352,6 +364,8 @@ class Checker:
     def check_plain_arguments(
         self, node: ast.Call, shown: str, tainted: set[str], skip: tuple[int, ...]
     ) -> None:
+        if shown in _TEXT_OF and len(node.args) == 1 and not node.keywords:
+            return  # str(error): the text of one object, nothing is mixed into it
         for position, argument in enumerate(node.args):
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if position not in skip and not self.ok_operand(value, tainted):

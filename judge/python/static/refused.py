@@ -44,11 +44,24 @@ _EVALUATOR_ATTRIBUTES = frozenset({"sympify", "parse_expr", "parse_latex"})
 
 
 def _literal_call(node: ast.AST, parent: ast.AST | None) -> bool:
+    """A direct call whose text is the author's: literal positional arguments; keywords that
+    are literals or a namespace dict with literal keys (``locals={"x": X}``: it names the
+    author's symbols; a value derived from the solution there is refused by the taint checks)."""
     return (
         isinstance(parent, ast.Call)
         and parent.func is node
+        and bool(parent.args)
         and all(_literal(argument) for argument in parent.args)
-        and all(_literal(keyword.value) for keyword in parent.keywords)
+        and all(
+            keyword.arg is not None and (_literal(keyword.value) or _namespace(keyword.value))
+            for keyword in parent.keywords
+        )
+    )
+
+
+def _namespace(node: ast.AST) -> bool:
+    return isinstance(node, ast.Dict) and all(
+        isinstance(key, ast.Constant) and isinstance(key.value, str) for key in node.keys
     )
 
 

@@ -86,6 +86,13 @@ TAINT_SOURCES = frozenset(
      "traceback.format_exception_only", "traceback.extract_tb", "traceback.TracebackException"}
 )  # fmt: skip
 
+# Of those, the calls whose result is (or holds) the exception object itself: whatever was
+# raised, a library object too. Their values are foreign, not the solution's data.
+FOREIGN_SOURCES = frozenset(
+    {"sys.exc_info", "sys.exception", "traceback.extract_tb", "traceback.TracebackException",
+     "warnings.catch_warnings"}
+)  # fmt: skip
+
 # Decorators that leave the function as written (so calls to it can be followed).
 TRANSPARENT_DECORATORS = frozenset(
     {"staticmethod", "classmethod", "functools.cache", "functools.lru_cache"}

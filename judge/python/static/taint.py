@@ -185,7 +185,8 @@ class Analysis:
             if cls is not None:
                 tainted.add(root.id)
                 self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
-            elif target.value is root and self.plain.is_builtin_container(root, scope):
+            elif self.plain.is_builtin_container(root, scope):
+                # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
                 tainted.add(root.id)
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
