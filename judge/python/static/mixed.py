@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from judge.python.static.facts import TaintFacts
 from judge.python.static.rules import BUILTIN_NAMES, FOREIGN_SOURCES, MUTATORS
 from judge.python.static.scope import Scope, all_params_of
-
-if TYPE_CHECKING:
-    from judge.python.static.taint import Analysis
 
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 # Methods returning their second argument when the key is missing: dict.get/pop/setdefault.
@@ -34,7 +31,7 @@ _CONTAINER_COPIES = frozenset(
 
 
 class MixedContainers:
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: TaintFacts) -> None:
         self.a = analysis
         self.index = analysis.index
         self._stores: dict[str, list[tuple[ast.AST, Scope]]] | None = None

@@ -83,7 +83,11 @@ def verify_errors(tree: ast.Module) -> tuple[ast.FunctionDef | None, list[str]]:
             "must know which function runs"
         )
     if verify.decorator_list:
-        errors.append(f"line {verify.lineno}: verify may not be decorated")
+        errors.append(
+            f"line {verify.lineno}: verify may not be decorated (the checks and the harness "
+            "must know which function runs); instead, remove the decorator and call the "
+            "decorated helper from inside verify"
+        )
     args = verify.args
     positional = [*args.posonlyargs, *args.args]
     required_after = len(positional) - len(args.defaults)

@@ -14,8 +14,8 @@ reaches an operation not on the reviewed lists.
 from __future__ import annotations
 
 import ast
-import dataclasses
 
+from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.resolve import Function, Resolver
 from judge.python.static.rules import LIBRARY_PARSERS, MUTATORS, SANITISERS, TAINT_SOURCES
@@ -33,15 +33,6 @@ MAX_ROUNDS = 25
 MAX_ANALYSES = 4_000
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class InjectionFlow:
-    """A place where a value derived from the solution meets what the checks do not allow."""
-
-    line: int
-    sink: str
-    message: str
-
-
 Key = tuple[int, frozenset[str], frozenset[str], frozenset[str]]
 
 
@@ -57,9 +48,9 @@ class Analysis:
         self._done: set[Key] = set()
         self._stack: list[Key] = []
         self.module_names = set(index.bindings.get(id(index.tree), {})) | index.global_names
-        from judge.python.static.checks import Checker  # a cycle: checks use the analysis
-
-        self.checker = Checker(self)
+        # The checks that read the facts of each analysed function (set by the caller: the
+        # checks depend on the facts' interface, not the other way round).
+        self.checker: NodeCheck = _NoChecks()
 
     def flag(self, node: ast.AST, sink: str, message: str) -> None:
         line = getattr(node, "lineno", 0)
@@ -89,7 +80,12 @@ class Analysis:
                         self.analyse(function, frozenset(names))
             if (self.global_tainted, self.tainted_classes, self.returns) == before:
                 return
-        self.flag(verify, "analysis", "the analysis did not settle: simplify the data flow")
+        self.flag(
+            verify,
+            "analysis",
+            "the analysis did not settle; instead, simplify the data flow (fewer "
+            "module-level names and class attributes holding the solution)",
+        )
 
     def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         return [
@@ -123,10 +119,19 @@ class Analysis:
         if key in self._done or key in self._stack:
             return self.returns.get(key, False)
         if len(self._stack) >= MAX_CALL_DEPTH:
-            self.flag(function, "depth", "calls nest too deeply for the analysis to follow")
+            self.flag(
+                function,
+                "depth",
+                "calls nest too deeply for the analysis to follow; instead, flatten the helpers",
+            )
             return True
         if len(self._done) >= MAX_ANALYSES:
-            self.flag(function, "size", "the verifier is too large for the analysis to follow")
+            self.flag(
+                function,
+                "size",
+                "the verifier is too large for the analysis to follow; "
+                "instead, split the work into fewer, simpler functions",
+            )
             return True
         self._stack.append(key)
         try:
@@ -359,6 +364,11 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+class _NoChecks:
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        """Facts only: no findings."""
 
 
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

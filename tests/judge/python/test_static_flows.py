@@ -296,3 +296,89 @@ def test_the_authors_namespace_may_not_carry_the_solution() -> None:
 
     assert report.ok is False
     assert 5 in {flow.line for flow in report.injection_flows}
+
+
+REFUSALS = {
+    "eval": """
+        def verify(solution, rng):
+            return eval(solution) == 4
+        """,
+    "lambdify": """
+        import sympy
+        X = sympy.Symbol("x")
+        def verify(solution, rng):
+            return sympy.lambdify(X, X**2)(int(solution)) == 4
+        """,
+    "decorated verify": """
+        import functools
+        @functools.cache
+        def verify(solution, rng):
+            return solution == "4"
+        """,
+    "computed getattr": """
+        import math
+        def verify(solution, rng):
+            return getattr(math, "s" + "qrt")(16) == int(solution)
+        """,
+    "sympify of the text": """
+        import sympy
+        def verify(solution, rng):
+            return sympy.sympify(solution) == 4
+        """,
+    "a library method given the text": """
+        import sympy
+        def verify(solution, rng):
+            return sympy.Poly(sympy.Symbol("x")).sub(solution).is_zero
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_every_refusal_says_what_to_write_instead(case: str) -> None:
+    report = static_check(_src(REFUSALS[case]))
+
+    assert report.ok is False
+    findings = [e for e in report.errors if not e.startswith("how to fix the lines above")]
+    assert findings
+    for error in findings:
+        assert "instead, " in error, error
+
+
+def test_the_advice_sentence_is_given_once_for_many_findings() -> None:
+    report = static_check(
+        _src(
+            """
+            import sympy
+            P = sympy.Point(3, 4)
+            def verify(solution, rng):
+                a = P * solution
+                b = P + solution
+                c = sympy.Integer(solution)
+                return a == b == c
+            """
+        )
+    )
+
+    assert len(report.injection_flows) >= 3
+    text = "\n".join(report.errors)
+    assert text.count("formalmarket_verify.parse_math()") == 1
+    assert report.errors[-1].startswith("how to fix the lines above: ")
+
+
+def test_an_internal_error_is_one_refusal_and_a_log_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from judge.python.static import taint
+
+    def broken(self: object, verify: object) -> None:
+        raise KeyError("a bug in the analysis")
+
+    monkeypatch.setattr(taint.Analysis, "run", broken)
+
+    with caplog.at_level("ERROR", logger="judge.python.static"):
+        report = static_check(_src("def verify(solution, rng):\n    return solution == '4'\n"))
+
+    assert report.ok is False
+    assert len(report.errors) == 1
+    assert report.errors[0].startswith("internal error of the publishing check")
+    assert any("KeyError" in (r.exc_text or "") for r in caplog.records), caplog.records
