@@ -7,11 +7,12 @@ variants next to them must publish: the fix may not refuse the ordinary version 
 
 from __future__ import annotations
 
+import builtins
 import textwrap
 
 import pytest
 
-from judge.python import static_check
+from judge.python import static_check, vocabulary
 
 
 def _src(body: str) -> str:
@@ -382,3 +383,13 @@ def test_an_internal_error_is_one_refusal_and_a_log_line(
     assert len(report.errors) == 1
     assert report.errors[0].startswith("internal error of the publishing check")
     assert any("KeyError" in (r.exc_text or "") for r in caplog.records), caplog.records
+
+
+@pytest.mark.parametrize("name", sorted(vocabulary.REFUSED))
+def test_every_name_of_the_vocabulary_is_refused_with_its_advice(name: str) -> None:
+    head, _, rest = name.partition(".")
+    mention = f"import {head}\n" if rest or head not in dir(builtins) else ""
+    report = static_check(_src(f"{mention}def verify(solution, rng):\n    return {name} is None\n"))
+
+    assert report.ok is False
+    assert any(vocabulary.REFUSED[name].instead in error for error in report.errors), report.errors
