@@ -182,3 +182,19 @@ def literal_only(name: str) -> Danger | None:
         if name.rpartition(".")[2] in EVALUATOR_ATTRIBUTES:
             return LITERAL_ONLY["sympy.sympify"]
     return found
+
+
+# The entry points where text becomes code while a verdict runs (issue 25, section 1): what the
+# run-time guard watches (a string reaching them must be a programmer's literal), listed here
+# so that the guard, the check and the docs name the same set.
+TEXT_TO_CODE: Mapping[str, str] = {
+    "builtins.compile": "compiles text",
+    "builtins.exec": "runs text",
+    "builtins.eval": "evaluates text",
+    "sympy.sympify": "evaluates a str with eval after transforming it",
+    "sympy.S": "is sympify",
+    "sympy.parsing.sympy_parser.parse_expr": "evaluates text with eval",
+    "sympy.lambdify": "builds source text and execs it",
+    "pickle.Unpickler.find_class": "imports and calls what the data names",
+    "marshal.loads": "builds code objects",
+}
