@@ -180,19 +180,22 @@ class Analysis:
             # classes (the class is tainted), or a list/dict/set it built. Anything else (a
             # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
             # builtin data" by the very store that is refused.
-            root = root_name(target)
-            if root is None:
-                return
             scope = self.index.scope_of.get(id(target), self.index.tree)
-            cls = self.resolver.receiver_class(root, scope)
-            if cls is None and self.resolver.own_class(root.id) is not None:
-                cls = self.resolver.own_class(root.id)
-            if cls is not None:
-                tainted.add(root.id)
-                self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
-            elif self.plain.is_builtin_container(root, scope):
-                # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
-                tainted.add(root.id)
+            self._store_into_path(root_name(target), scope, tainted)
+
+    def _store_into_path(self, root: ast.Name | None, scope: Scope, tainted: set[str]) -> None:
+        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value."""
+        if root is None:
+            return
+        cls = self.resolver.receiver_class(root, scope)
+        if cls is None and self.resolver.own_class(root.id) is not None:
+            cls = self.resolver.own_class(root.id)
+        if cls is not None:
+            tainted.add(root.id)
+            self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+        elif self.plain.is_builtin_container(root, scope):
+            # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
+            tainted.add(root.id)
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Assign):
@@ -260,9 +263,9 @@ class Analysis:
             self._store_in(node.args[0], node, tainted)
 
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
-        target = ast.Attribute(value=holder, attr="_", ctx=ast.Store())
-        self.index.scope_of[id(target)] = self.index.scope_of.get(id(at), self.index.tree)
-        self.store(target, tainted)
+        """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
+        scope = self.index.scope_of.get(id(at), self.index.tree)
+        self._store_into_path(root_name(holder), scope, tainted)
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
