@@ -36,6 +36,7 @@ class TaintFacts(Protocol):
     resolver: Resolver
     global_tainted: set[str]
     tainted_classes: set[str]
+    scope_tainted: dict[int, set[str]]
 
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
         """Whether ``node``'s value may be derived from the solution, ``tainted`` the names

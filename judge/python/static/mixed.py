@@ -17,8 +17,9 @@ import ast
 from collections.abc import Mapping
 
 from judge.python.static.facts import TaintFacts
+from judge.python.static.resolve import Function
 from judge.python.static.rules import BUILTIN_NAMES, FOREIGN_SOURCES, MUTATORS
-from judge.python.static.scope import Scope, all_params_of
+from judge.python.static.scope import Scope, all_params_of, params_of
 
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 # Methods returning their second argument when the key is missing: dict.get/pop/setdefault.
@@ -35,6 +36,7 @@ class MixedContainers:
         self.a = analysis
         self.index = analysis.index
         self._stores: dict[str, list[tuple[ast.AST, Scope]]] | None = None
+        self._sites: dict[int, list[tuple[ast.Call, int]]] = {}
 
     def _scope(self, node: ast.AST) -> Scope:
         return self.index.scope_of.get(id(node), self.index.tree)
@@ -131,9 +133,9 @@ class MixedContainers:
     ) -> bool:
         """``self.t`` of an own class: foreign if any value stored under that attribute name
         (``self.t = sympy.Tuple(1)``, a class attribute) may be. A tainted class taints all its
-        attributes, but a library object stored there stays a library object. The parameters
-        of the storing function count as the solution's data (a known gap: the harness's run-time
-        guard, not this check, is the wall)."""
+        attributes, but a library object stored there stays a library object. A parameter of
+        the storing function counts as the solution's data unless a call site (or its default)
+        may pass a foreign value for it (``Answers(T)`` then ``self.t = t``)."""
         key = f"attribute {cls.name} {attr}"
         if key in seen:
             return False
@@ -141,10 +143,76 @@ class MixedContainers:
         for value, scope in self._attribute_stores(attr):
             names = set(tainted)
             if not isinstance(scope, ast.Module):
-                names.update(all_params_of(scope))
+                foreign = self._foreign_parameters(scope, seen)
+                names.update(p for p in all_params_of(scope) if p not in foreign)
+                if any(n.id in foreign for n in ast.walk(value) if isinstance(n, ast.Name)):
+                    return True
             if self.foreign(value, names, seen):
                 return True
         return False
+
+    def _foreign_parameters(self, function: Scope, seen: set[str]) -> set[str]:
+        """Parameters of an own function or method that some call site, or a default, may
+        fill with a foreign value (judged with the names tainted in the caller's scope)."""
+        assert not isinstance(function, ast.Module)  # noqa: S101 -- by the caller
+        params = params_of(function)
+        found: set[str] = set()
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = list(zip(positional[len(positional) - len(arguments.defaults) :],
+                            arguments.defaults, strict=True))  # fmt: skip
+        defaults += [
+            (a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d
+        ]
+        for argument, default in defaults:
+            if self.foreign(default, set(), seen):
+                found.add(argument.arg)
+        for call, shift in self._call_sites(function):
+            caller = self._scope(call)
+            names = self.a.scope_tainted.get(id(caller), set())
+            for position, value in enumerate(call.args):
+                if not self.foreign(value, set(names), seen):
+                    continue
+                if isinstance(value, ast.Starred):
+                    return set(all_params_of(function))
+                index = position + shift
+                found.add(params[index] if index < len(params) else "*")
+            for keyword in call.keywords:
+                if self.foreign(keyword.value, set(names), seen):
+                    if keyword.arg is None:
+                        return set(all_params_of(function))
+                    found.add(keyword.arg)
+        if "*" in found:
+            found.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+        return found
+
+    def _call_sites(self, function: Function) -> list[tuple[ast.Call, int]]:
+        """The calls of the module that certainly run ``function`` (own constructors and
+        methods), with the shift of their arguments (1: the instance fills ``self``)."""
+        cached = self._sites.get(id(function))
+        if cached is not None:
+            return cached
+        sites: list[tuple[ast.Call, int]] = []
+        self._sites[id(function)] = sites
+        cls = self.index.method_class.get(id(function))
+        resolver = self.a.resolver
+        for call in (n for n in ast.walk(self.index.tree) if isinstance(n, ast.Call)):
+            func = call.func
+            if cls is None:
+                if function in (resolver.functions(func) or []):
+                    sites.append((call, 0))
+                continue
+            shift = 0 if resolver.is_static(function) else 1
+            assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)  # noqa: S101
+            if isinstance(func, ast.Name) and function.name in ("__init__", "__new__"):
+                own = resolver.own_class(func.id)
+                if own is not None and function in resolver.method(own, function.name):
+                    sites.append((call, shift))
+            elif isinstance(func, ast.Attribute) and func.attr == function.name:
+                own = resolver.receiver_class(func.value, self._scope(call))
+                if own is not None and function in resolver.method(own, function.name):
+                    sites.append((call, shift))
+        return sites
 
     def _attribute_stores(self, attr: str) -> list[tuple[ast.AST, Scope]]:
         """Every value stored as ``<anything>.attr = value`` or as a class attribute ``attr``."""

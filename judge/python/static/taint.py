@@ -44,6 +44,9 @@ class Analysis:
         self.flows: dict[tuple[int, str], InjectionFlow] = {}
         self.global_tainted: set[str] = set()
         self.tainted_classes: set[str] = set()
+        # Every name found tainted in a function (any context), by id of the function: what a
+        # call site in it may pass (read by the checks for arguments).
+        self.scope_tainted: dict[int, set[str]] = {}
         self.returns: dict[Key, bool] = {}
         self._done: set[Key] = set()
         self._stack: list[Key] = []
@@ -104,6 +107,7 @@ class Analysis:
         tainted = set(self.global_tainted)
         nodes = self.nodes_of(self.index.tree)
         self._settle(nodes, tainted)
+        self.scope_tainted.setdefault(id(self.index.tree), set()).update(tainted)
         self.global_tainted |= tainted & self.module_names
         for node in nodes:
             self.checker.check(node, tainted)
@@ -138,6 +142,7 @@ class Analysis:
             tainted = set(tainted_names) | self.global_tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
+            self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
             for node in nodes:
                 self.checker.check(node, tainted)

@@ -185,6 +185,38 @@ ATTACKS: dict[str, tuple[str, int]] = {
         """,
         8,
     ),
+    "a library object passed to the own constructor": (
+        """
+        import sympy
+        T = sympy.Tuple(1)
+        class Answers:
+            def __init__(self, t, text):
+                self.t = t
+                self.text = text
+            def __contains__(self, item):
+                return self.t + tuple(item.split(",")) == 4
+        def verify(solution, rng):
+            answers = Answers(T, solution)
+            return solution in answers
+        """,
+        9,
+    ),
+    "a library object as the own constructor's default": (
+        """
+        import sympy
+        T = sympy.Tuple(1)
+        class Answers:
+            def __init__(self, text, t=T):
+                self.t = t
+                self.text = text
+            def count(self, item):
+                return self.t + tuple(item.split(","))
+        def verify(solution, rng):
+            answers = Answers(solution)
+            return answers.count(solution) == 4
+        """,
+        9,
+    ),
 }
 
 
@@ -244,6 +276,16 @@ HONEST = {
                 return len(self.parts) == 3 and self.parts[0] == "a"
         def verify(solution, rng):
             return Parts(solution).ok()
+        """,
+    "a class given the text and a separator": """
+        class Parts:
+            def __init__(self, text, sep):
+                self.parts = text.split(sep)
+                self.text = text
+            def ok(self):
+                return len(self.parts) == 3 and self.parts[0] + self.text == "aa,b,c"
+        def verify(solution, rng):
+            return Parts(solution, ",").ok()
         """,
     "own __contains__ over strings": """
         class Answers:
