@@ -18,10 +18,12 @@ from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import NotEditable
 from verifiers.models import DryRun, DryRunStatus, Verifier, VerifierStatus
 from verifiers.services.dry_runs import (
+    NOT_JUDGED_STATIC,
     RAISED_WARNING,
     perform_dry_run,
     request_dry_run,
     requeue_stale_dry_runs,
+    summarise,
 )
 
 pytestmark = pytest.mark.django_db
@@ -99,10 +101,45 @@ def test_the_summary_shows_the_first_errors_message_not_only_its_type():
     author, verifier = _verifier(DOES_NOT_PARSE, reference_solutions=["yes"])
     done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
     assert done is not None and done.is_passed is False
-    assert done.summary.startswith("the verifier does not parse: expected ':' (line 2); ")
-    assert "reference sample 1: expected ACCEPTED, got REJECTED (SyntaxError: expected ':'" in (
-        done.summary
-    )
+    assert done.summary == "the verifier does not parse: expected ':' (line 2)"
+    # A verifier the static check refused is not judged: its samples are NOT_RUN.
+    assert [(r["verdict"], r["detail"]) for r in done.results] == [("NOT_RUN", NOT_JUDGED_STATIC)]
+
+
+INJECTABLE = '''"""An expression."""
+import sympy
+
+
+def verify(solution, rng):
+    for text in solution.split(";"):
+        if sympy.Integer(text) == 4:
+            return True
+    return sympy.Poly(sympy.Symbol("x")).sub(solution).is_zero
+'''
+
+
+def test_a_dry_run_refused_by_the_static_check_judges_no_sample():
+    author, verifier = _verifier(INJECTABLE, reference_solutions=["4"], wrong_solutions=["5"])
+    done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
+    assert done is not None and done.is_passed is False
+    assert [r["verdict"] for r in done.results] == ["NOT_RUN", "NOT_RUN"]
+    assert all(r["seed"] is None and r["wall_time_s"] is None for r in done.results)
+    assert done.summary.startswith("static checks failed: line 7: ")
+    assert len(done.static_errors) == 3  # two findings and the advice, once
+
+
+def test_the_summary_is_cut_between_findings_and_says_how_many_more():
+    finding = "the solution reaches sympy.Integer(), not listed " * 3
+    parts = [f"line {n}: {finding}" for n in range(9)]
+    summary = summarise(parts)
+    assert len(summary) <= 500
+    shown = summary.split("; and ")[0].split("; ")
+    assert shown == parts[: len(shown)]  # whole findings only
+    more = len(parts) - len(shown)
+    assert summary.endswith(f"; and {more} more (see the static errors and the results)")
+    assert summarise(["short", "also short"]) == "short; also short"
+    long_one = summarise(["word " * 200])
+    assert len(long_one) <= 500 and long_one.endswith("word\u2026")
 
 
 def test_someone_elses_or_a_retired_verifier_gets_no_dry_run():

@@ -8,7 +8,8 @@
   are), judges every sample through :func:`verifiers.services.judging.judge_text` and
   finishes it once (DONE, ``is_passed``). Passes iff the static checks pass, there is at
   least one reference solution, every reference solution is ACCEPTED and every wrong sample is
-  REJECTED; a judge error (no Lean toolchain on that worker) never passes.
+  REJECTED; a judge error (no Lean toolchain on that worker) never passes. When the static
+  checks fail, the samples are not judged (NOT_RUN): the verifier cannot be published anyway.
 - :func:`requeue_stale_dry_runs` (beat) re-sends PENDING requests whose message was lost and
   RUNNING ones whose worker died (expired claim).
 """
@@ -41,6 +42,10 @@ from verifiers.services.claims import (
 from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
 
 logger = logging.getLogger(__name__)
+
+# The summary column's length (DryRun.summary); the full findings are in static_errors.
+SUMMARY_CHARS = 500
+NOT_JUDGED_STATIC = "not judged: the static checks refused the verifier (see the static errors)"
 
 RAISED_WARNING = (
     "the verifier raised on this sample instead of returning False: the contract says bad "
@@ -180,17 +185,25 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     if syntax_error:
         # The static check names only the exception type; the author needs the message.
         failures.append(f"the verifier does not parse: {syntax_error}")
+    static_errors = [e for e in static.errors if not syntax_error or "syntax error" not in e]
     if not static.is_ok:
-        failures.append("static checks failed: " + "; ".join(static.errors))
+        # One finding per part, so that the summary is cut between findings, never inside one.
+        failures.extend(
+            f"static checks failed: {error}" if position == 0 else error
+            for position, error in enumerate(static_errors)
+        )
     if not references:
         failures.append("add at least one reference solution (it must be ACCEPTED)")
     samples = [("reference", i, text) for i, text in enumerate(references)]
     samples += [("wrong", i, text) for i, text in enumerate(wrongs)]
+    # A verifier the static check refused cannot be published: judging its samples would only
+    # spend a judge worker (and run code the check refused).
+    not_run = lean_reason or ("" if static.is_ok else NOT_JUDGED_STATIC)
     warnings = 0
     for kind, index, text in samples:
         expected = Outcome.ACCEPTED if kind == "reference" else Outcome.REJECTED
-        if lean_reason:
-            results.append(_sample_result(kind, index, expected, None, lean_reason))
+        if not_run:
+            results.append(_sample_result(kind, index, expected, None, not_run))
             continue
         verdict = judge_text(verifier=draft, text=text)
         result = _sample_result(kind, index, expected, verdict, verdict.detail)
@@ -203,20 +216,38 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
             if verdict.detail:
                 failure += f" ({_first_line(verdict.detail)})"
             failures.append(failure)
-    if failures:
-        summary = "; ".join(failures)
-    else:
-        summary = f"passed: {len(samples)} sample(s) judged as expected"
+    parts = failures or [f"passed: {len(samples)} sample(s) judged as expected"]
     if warnings:
-        summary += (
-            f"; warning: the verifier raised on {warnings} sample(s) instead of returning False"
+        parts.append(
+            f"warning: the verifier raised on {warnings} sample(s) instead of returning False"
         )
     return {
         "is_passed": not failures,
-        "summary": summary[:500],
+        "summary": summarise(parts),
         "static_errors": list(static.errors),
         "results": results,
     }
+
+
+def summarise(parts: list[str], limit: int = SUMMARY_CHARS) -> str:
+    """``parts`` joined with "; " in at most ``limit`` characters, cut between parts (never
+    inside one), saying how many more there are: the full list is in the static errors and
+    the results. A single part longer than the limit is cut at a word, with an ellipsis."""
+    shown: list[str] = []
+    for position, part in enumerate(parts):
+        rest = len(parts) - position - 1
+        more = f"; and {rest} more (see the static errors and the results)" if rest else ""
+        candidate = "; ".join([*shown, part])
+        if len(candidate) + len(more) <= limit:
+            shown.append(part)
+            continue
+        if not shown:  # the first part alone is too long: cut it at a word
+            room = limit - len(more) - 1
+            head = part[:room].rsplit(" ", 1)[0] if " " in part[:room] else part[:room]
+            return head + "\u2026" + more
+        hidden = len(parts) - len(shown)
+        return "; ".join(shown) + f"; and {hidden} more (see the static errors and the results)"
+    return "; ".join(shown)
 
 
 def _python_syntax_error(draft: Draft) -> str:

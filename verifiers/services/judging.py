@@ -4,7 +4,8 @@ and a text in, a :class:`~judge.verdict.Verdict` out.
 Solutions (``market.tasks``) and dry runs (``verifiers.tasks``) are both judged through
 :func:`judge_text`, in the judge workers only: the web process never calls it. The judge
 packages are imported lazily so that this module loads (and says clearly what is missing) on a
-server where a judge backend is not installed.
+server where a judge backend is not installed; the Python publishing check is pure Python and
+part of the judge package, so it is imported directly (its typed report is read as is).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
+from judge.python.static import static_check as python_static_check
 from judge.verdict import Verdict, judge_error
 from verifiers.budgets import get_language_budget
 from verifiers.models import Language
@@ -122,14 +124,9 @@ def check_draft(*, draft: Draft) -> StaticResult:
     """The judge's static checks on a draft (Python: imports, verify, docstring; Lean: allow
     line, Spec), plus what publishing records: the solution format and allowed axioms."""
     if draft.language == Language.PYTHON:
-        try:
-            from judge.python import static_check as python_static_check
-        except ImportError as exc:
-            return StaticResult(False, (f"the Python static check is unavailable ({exc})",), "", ())
-        report = python_static_check(draft.source)
-        errors = tuple(str(e) for e in getattr(report, "errors", ()) or ())
-        docstring = str(getattr(report, "docstring", "") or "")
-        return StaticResult(bool(report.ok) and not errors, errors, docstring.strip(), ())
+        report = python_static_check(draft.source)  # never raises: fails closed
+        docstring = (report.docstring or "").strip()
+        return StaticResult(report.ok and not report.errors, report.errors, docstring, ())
 
     errors_list: list[str] = []
     try:

@@ -8,17 +8,28 @@ sanitisers, pure propagators, the verifier's own code followed call by call). Dy
 the analysis cannot follow (``eval``, ``pickle``, ``numpy.load``, ``lambdify``, frames,
 ``getattr`` with a computed name...) are refused wherever they appear. Sound beats complete:
 what the analysis cannot decide is refused, with the line and what to use instead.
+
+Since issue 25 the wall is at run time (the harness refuses any text becoming code that no
+programmer wrote); this check is the advice at publishing (it tells the author, with the
+line, that the verifier would fail there) and the guard of sinks that are not code (a
+computed ``getattr``, assumptions read from the text). See docs/python-static-check.md.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import logging
 
+from judge.python.static.checks import Checker
+from judge.python.static.facts import InjectionFlow
 from judge.python.static.refused import scan_refused
+from judge.python.static.rules import ADVICE, SHORT_ADVICE
 from judge.python.static.scope import ModuleIndex
 from judge.python.static.shape import dynamic_import_errors, import_errors, verify_errors
-from judge.python.static.taint import Analysis, InjectionFlow
+from judge.python.static.taint import Analysis
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["InjectionFlow", "StaticReport", "static_check"]
 
@@ -38,8 +49,23 @@ def _refusal(message: str) -> StaticReport:
     return StaticReport(False, (message,), (), None, ())
 
 
+INTERNAL_ERROR = (
+    "internal error of the publishing check: the verifier is refused until it is fixed "
+    "(the error is logged for the operators); instead, simplify the verifier or report it"
+)
+
+
 def static_check(source: str) -> StaticReport:
-    """Check a verifier's source for publishing; never raises for bad input (fails closed)."""
+    """Check a verifier's source for publishing; never raises (fails closed: any unexpected
+    exception is one "internal error, refused" finding and a log line)."""
+    try:
+        return _static_check(source)
+    except Exception:
+        logger.exception("the Python static check failed on a verifier (refused)")
+        return _refusal(INTERNAL_ERROR)
+
+
+def _static_check(source: str) -> StaticReport:
     if not isinstance(source, str):
         return _refusal("the verifier source is not text")
     if len(source) > MAX_SOURCE_CHARS:
@@ -66,11 +92,14 @@ def _check_tree(tree: ast.Module) -> StaticReport:
         errors.append("the module docstring (the solution format shown to solvers) is missing")
     index = ModuleIndex(tree)
     analysis = Analysis(index)
+    analysis.checker = Checker(analysis)
     scan_refused(index, analysis.flag)
     if verify is not None:
         analysis.run(verify)
     flows = sorted(analysis.flows.values(), key=lambda flow: flow.line)
     errors.extend(f"line {flow.line}: {flow.message}" for flow in flows)
+    if any(SHORT_ADVICE in flow.message for flow in flows):
+        errors.append(f"how to fix the lines above: {ADVICE}")  # once, not per finding
     return StaticReport(
         ok=not errors,
         errors=tuple(errors),

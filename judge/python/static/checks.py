@@ -7,11 +7,10 @@ lists, ``taint.py`` for how taint is computed.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
+from judge.python.static.facts import TaintFacts
 from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import (
-    ADVICE,
     BUILTIN_METHODS,
     CALLABLE_ARGUMENTS,
     EXCEPTION_CLASSES,
@@ -21,11 +20,9 @@ from judge.python.static.rules import (
     PROPAGATORS,
     SAFE_CALLABLE_VALUES,
     SANITISERS,
+    SHORT_ADVICE,
 )
 from judge.python.static.scope import Scope, all_params_of, root_name
-
-if TYPE_CHECKING:
-    from judge.python.static.taint import Analysis
 
 _OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
@@ -35,10 +32,12 @@ _OPERATORS = {
 }  # fmt: skip
 # Methods of a tainted/plain receiver whose arguments after the first are only stored.
 _FIRST_ARGUMENT_ONLY = frozenset({"get", "pop", "setdefault"})
+# Builtins that only print one object: str(error) mixes nothing into it.
+_TEXT_OF = frozenset({"str", "repr", "ascii"})
 
 
 class Checker:
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: TaintFacts) -> None:
         self.a = analysis
         self.index = analysis.index
         self.mixed = MixedContainers(analysis)
@@ -71,7 +70,7 @@ class Checker:
                     node,
                     f"operator {symbol}",
                     f"the solution is added with `{symbol}` to {self.describe(node.target)}, an "
-                    f"object the checks cannot type; {ADVICE}",
+                    f"object the checks cannot type; {SHORT_ADVICE}",
                 )
             else:
                 self.check_operands(node, node.target, node.value, symbol, tainted)
@@ -92,7 +91,7 @@ class Checker:
                         node,
                         "format spec",
                         f"the solution is the format spec of {self.describe(node.value)}, "
-                        f"whose __format__ the checks cannot follow; {ADVICE}",
+                        f"whose __format__ the checks cannot follow; {SHORT_ADVICE}",
                     )
 
     def check_store(self, target: ast.AST, at: ast.AST, tainted: set[str]) -> None:
@@ -135,7 +134,7 @@ class Checker:
                     node,
                     f"operator {symbol}",
                     f"the solution meets {self.describe(other)} in `{symbol}`, an object the "
-                    f"checks cannot type (sympy objects sympify the other operand); {ADVICE}",
+                    f"checks cannot type (sympy objects sympify the other operand); {SHORT_ADVICE}",
                 )
                 return
 
@@ -147,6 +146,15 @@ class Checker:
                 continue
             if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
                 scope = self.scope(right)
+                cls = self.a.resolver.receiver_class(right, scope)
+                contains = self.a.resolver.method(cls, "__contains__") if cls else []
+                if contains:
+                    # `solution in answers` runs the verifier's own __contains__: analyse it
+                    # with the solution as its argument.
+                    for method in contains:
+                        self.a.analyse(method, frozenset(all_params_of(method)))
+                    left = right
+                    continue
                 # A dict's keys are compared, a list's elements all are: those must be plain.
                 container_ok = self.a.is_tainted(right, tainted) or (
                     self.a.plain.is_plain(right, scope)
@@ -157,7 +165,7 @@ class Checker:
                         node,
                         f"operator {_OPERATORS[type(op)]}",
                         f"the solution is looked up in {self.describe(right)}, an object the "
-                        f"checks cannot type; {ADVICE}",
+                        f"checks cannot type; {SHORT_ADVICE}",
                     )
             else:
                 self.check_operands(node, left, right, _OPERATORS[type(op)], tainted)
@@ -173,14 +181,15 @@ class Checker:
                     node,
                     "subscript",
                     f"the solution indexes {self.describe(node.value)}, an object the checks "
-                    f"cannot type; index a dict, list or str the verifier built; {ADVICE}",
+                    f"cannot type; index a dict, list or str the verifier built; {SHORT_ADVICE}",
                 )
         elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
             self.a.flag(
                 node,
                 "subscript",
                 f"a value derived from the solution is indexed with {self.describe(node.slice)}, "
-                "which is not a plain number or string",
+                "which is not a plain number or string; instead, index with an int() or a "
+                "literal",
             )
 
     # --- calls ---
@@ -190,9 +199,13 @@ class Checker:
         tainted_args = [x for x in node.args if a.is_tainted(x, tainted)]
         tainted_keywords = [k for k in node.keywords if a.is_tainted(k.value, tainted)]
         receiver_tainted = isinstance(func, ast.Attribute) and a.is_tainted(func.value, tainted)
-        if not isinstance(func, ast.Attribute) and a.is_tainted(func, tainted):
+        own_class = isinstance(func, ast.Name) and a.resolver.own_class(func.id) is not None
+        if not isinstance(func, ast.Attribute) and not own_class and a.is_tainted(func, tainted):
             a.flag(
-                node, "call", f"{self.describe(func)} is derived from the solution and is called"
+                node,
+                "call",
+                f"{self.describe(func)} is derived from the solution and is called; instead, "
+                "choose the function from a dict of your own keyed by the text",
             )
             return
         if not tainted_args and not tainted_keywords and not receiver_tainted:
@@ -209,7 +222,7 @@ class Checker:
             return
         for keyword in tainted_keywords:
             if keyword.arg is None:
-                a.flag(node, shown, f"** unpacking of the solution into {shown}(): {ADVICE}")
+                a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
         if name in SANITISERS or name in EXCEPTION_CLASSES:
             return  # a number/bool comes out; an exception only stores its arguments
@@ -223,7 +236,8 @@ class Checker:
                     node,
                     shown,
                     f"only the text (first argument) of {shown}() may come from "
-                    "the solution: symbols and functions must be the verifier's own",
+                    "the solution: symbols and functions must be the verifier's own; instead, "
+                    "pass a dict of your own symbols",
                 )
             return
         if name in PROPAGATORS:
@@ -236,7 +250,7 @@ class Checker:
         a.flag(
             node,
             shown,
-            f"the solution reaches {shown}(), which is not a listed pure operation; {ADVICE}",
+            f"the solution reaches {shown}(), which is not a listed pure operation; {SHORT_ADVICE}",
         )
 
     def follow_passed_functions(self, node: ast.Call) -> None:
@@ -276,7 +290,7 @@ class Checker:
                 node,
                 shown,
                 f".{attr}() of a value derived from the solution is not a listed "
-                f"str/list/dict/re method; {ADVICE}",
+                f"str/list/dict/re method; {SHORT_ADVICE}",
             )
             return
         if a.resolver.receiver_class(func.value, scope) is not None:
@@ -298,14 +312,15 @@ class Checker:
             a.flag(
                 node,
                 shown,
-                f"the solution reaches {shown}(), which is not a listed pure operation; {ADVICE}",
+                f"the solution reaches {shown}(), which is not a listed pure operation; "
+                f"{SHORT_ADVICE}",
             )
             return
         a.flag(
             node,
             shown,
             f"the solution reaches .{attr}() of {self.describe(func.value)}, "
-            f"which the checks cannot type (sympy methods sympify their arguments); {ADVICE}",
+            f"which the checks cannot type (sympy methods sympify their arguments); {SHORT_ADVICE}",
         )
 
     def is_dict(self, node: ast.AST, scope: Scope) -> bool:
@@ -346,12 +361,14 @@ class Checker:
                     node,
                     attr,
                     f".{attr}() mixes the solution with {self.describe(value)}, which is not "
-                    f"plain data; {ADVICE}",
+                    f"plain data; {SHORT_ADVICE}",
                 )
 
     def check_plain_arguments(
         self, node: ast.Call, shown: str, tainted: set[str], skip: tuple[int, ...]
     ) -> None:
+        if shown in _TEXT_OF and len(node.args) == 1 and not node.keywords:
+            return  # str(error): the text of one object, nothing is mixed into it
         for position, argument in enumerate(node.args):
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if position not in skip and not self.ok_operand(value, tainted):
@@ -359,7 +376,7 @@ class Checker:
                     node,
                     shown,
                     f"{shown}() mixes the solution with "
-                    f"{self.describe(value)}, which is not plain data; {ADVICE}",
+                    f"{self.describe(value)}, which is not plain data; {SHORT_ADVICE}",
                 )
                 return
 
@@ -377,7 +394,7 @@ class Checker:
                     node,
                     name,
                     f"{name}() is given {keyword.arg}="
-                    f"{self.describe(keyword.value)} with the solution; {ADVICE}",
+                    f"{self.describe(keyword.value)} with the solution; {SHORT_ADVICE}",
                 )
 
     def check_callable(

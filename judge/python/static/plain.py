@@ -148,7 +148,8 @@ class Plainness:
             if not bindings or node.id in self.index.global_names:
                 return False
             return all(
-                binding.kind == "value"
+                binding.kind == "inner"
+                or binding.kind == "value"
                 and binding.expr is not None
                 and isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
                 and self.has_plain_keys(binding.expr, scope)
@@ -174,7 +175,7 @@ class Plainness:
         if not bindings:
             return False
         return all(
-            binding.kind == "mutate"
+            binding.kind in ("mutate", "inner")
             or (binding.kind == "value" and binding.expr is not None
                 and self.is_builtin_container(binding.expr, scope))
             for binding in bindings

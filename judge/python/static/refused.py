@@ -10,13 +10,17 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from judge.python.static.rules import (
-    GETATTR_FUNCTIONS,
-    LITERAL_ONLY,
-    REFUSED,
-    REFUSED_ATTRIBUTES,
-)
 from judge.python.static.scope import ModuleIndex
+from judge.python.vocabulary import (
+    EVALUATOR_ATTRIBUTES,
+    GETATTR_FUNCTIONS,
+    GETATTR_INSTEAD,
+    REFUSED_ATTRIBUTES,
+    REFUSED_FETCHES,
+    attribute_instead,
+    literal_only,
+    refused,
+)
 
 Flag = Callable[[ast.AST, str, str], None]
 
@@ -31,24 +35,25 @@ def _literal(node: ast.AST) -> bool:
     return False
 
 
-def _refused_reason(name: str) -> str | None:
-    for prefix, reason in REFUSED.items():
-        if name == prefix or name.startswith(prefix + "."):
-            return reason
-    if name.startswith("builtins."):
-        return REFUSED["builtins"]
-    return None
-
-
-_EVALUATOR_ATTRIBUTES = frozenset({"sympify", "parse_expr", "parse_latex"})
-
-
 def _literal_call(node: ast.AST, parent: ast.AST | None) -> bool:
+    """A direct call whose text is the author's: literal positional arguments; keywords that
+    are literals or a namespace dict with literal keys (``locals={"x": X}``: it names the
+    author's symbols; a value derived from the solution there is refused by the taint checks)."""
     return (
         isinstance(parent, ast.Call)
         and parent.func is node
+        and bool(parent.args)
         and all(_literal(argument) for argument in parent.args)
-        and all(_literal(keyword.value) for keyword in parent.keywords)
+        and all(
+            keyword.arg is not None and (_literal(keyword.value) or _namespace(keyword.value))
+            for keyword in parent.keywords
+        )
+    )
+
+
+def _namespace(node: ast.AST) -> bool:
+    return isinstance(node, ast.Dict) and all(
+        isinstance(key, ast.Constant) and isinstance(key.value, str) for key in node.keys
     )
 
 
@@ -66,10 +71,15 @@ def scan_refused(index: ModuleIndex, flag: Flag) -> None:
         name = names[0] if names else ""
         attribute = node.attr if isinstance(node, ast.Attribute) else node.id
         if attribute in REFUSED_ATTRIBUTES:
-            if attribute in _EVALUATOR_ATTRIBUTES and _literal_call(node, parent):
+            if attribute in EVALUATOR_ATTRIBUTES and _literal_call(node, parent):
                 continue
             shown = name or attribute
-            flag(node, shown, f"{shown}: .{attribute} is not allowed in a verifier")
+            flag(
+                node,
+                shown,
+                f"{shown}: .{attribute} is not allowed in a verifier; "
+                f"instead, {attribute_instead(attribute)}",
+            )
 
 
 def _check_name(
@@ -77,28 +87,25 @@ def _check_name(
 ) -> bool:
     """Check a qualified name; True if it was judged (flagged or allowed as a literal call)."""
     short = name.rpartition(".")[2]
-    reason = _refused_reason(name)
-    if reason is None and name.partition(".")[0] == "numpy" and short in {"load", "read_array"}:
-        reason = REFUSED["numpy.load"]
-    if reason is not None:
-        flag(node, name, f"{name}: {reason}; it is refused whatever it is applied to")
+    danger = refused(name)
+    if danger is not None:
+        flag(
+            node,
+            name,
+            f"{name}: {danger.reason}; it is refused whatever it is applied to; "
+            f"instead, {danger.instead}",
+        )
         return True
-    literal_reason = LITERAL_ONLY.get(name)
-    if (
-        literal_reason is None
-        and name.partition(".")[0] == "sympy"
-        and short in _EVALUATOR_ATTRIBUTES
-    ):
-        literal_reason = LITERAL_ONLY["sympy.sympify"]
-    if literal_reason is not None:
+    danger = literal_only(name)
+    if danger is not None:
         if short == "S" and isinstance(parent, ast.Attribute):
             return True  # S.Half, S.Reals: the singleton registry, not a call
         if not _literal_call(node, parent):
             flag(
                 node,
                 name,
-                f"{name} is allowed only as a direct call on literals ({literal_reason}); "
-                "parse solution text with formalmarket_verify.parse_math()",
+                f"{name} is allowed only as a direct call on literals ({danger.reason}); "
+                f"instead, {danger.instead}",
             )
         return True
     if name in GETATTR_FUNCTIONS and isinstance(node, ast.Name):
@@ -109,20 +116,31 @@ def _check_name(
 
 def _check_getattr(node: ast.Name, parent: ast.AST | None, name: str, flag: Flag) -> None:
     if not (isinstance(parent, ast.Call) and parent.func is node and len(parent.args) >= 2):
-        flag(node, name, f"{name} used other than as a direct call: the checks cannot follow it")
+        flag(
+            node,
+            name,
+            f"{name} used other than as a direct call: the checks cannot follow it; "
+            "instead, call it directly with a literal attribute name",
+        )
         return
     attribute = parent.args[1]
     if not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
-        flag(node, name, f"{name} with a computed attribute name: the checks cannot follow it")
+        flag(
+            node,
+            name,
+            f"{name} with a computed attribute name: the checks cannot follow it; "
+            f"instead, {GETATTR_INSTEAD}",
+        )
         return
     value = attribute.value
     short = value.rpartition(".")[2]
-    if (
-        value in REFUSED_ATTRIBUTES
-        or _refused_reason(value) is not None
-        or short in {"sympify", "S", "parse_expr", "lambdify", "load", "loads", "eval", "exec"}
-    ):
-        flag(node, f"{name} {value}", f"{name}(..., {value!r}) fetches a refused function")
+    if value in REFUSED_ATTRIBUTES or refused(value) is not None or short in REFUSED_FETCHES:
+        flag(
+            node,
+            f"{name} {value}",
+            f"{name}(..., {value!r}) fetches a refused function; "
+            f"instead, {attribute_instead(short)}",
+        )
 
 
 def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
@@ -144,5 +162,6 @@ def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
             node,
             "module store",
             f"{ast.unparse(target)[:40]} changes an imported module or "
-            "its objects: the checks could no longer trust what its functions do",
+            "its objects: the checks could no longer trust what its functions do; instead, "
+            "keep your own value in a variable or wrap the function in one of your own",
         )

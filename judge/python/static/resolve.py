@@ -120,7 +120,7 @@ class Resolver:
         found: set[str] = set()
         for binding in bindings:
             expr = binding.expr
-            if binding.kind == "mutate":
+            if binding.kind in ("mutate", "inner"):
                 continue
             if not (binding.kind == "value" and isinstance(expr, ast.Call)):
                 return None

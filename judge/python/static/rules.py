@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import builtins
 
+from judge.python import vocabulary
+
 # --- sanitisers: the result carries nothing of the solution but plain numbers/booleans ---
 SANITISERS = frozenset(
     {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
@@ -86,6 +88,13 @@ TAINT_SOURCES = frozenset(
      "traceback.format_exception_only", "traceback.extract_tb", "traceback.TracebackException"}
 )  # fmt: skip
 
+# Of those, the calls whose result is (or holds) the exception object itself: whatever was
+# raised, a library object too. Their values are foreign, not the solution's data.
+FOREIGN_SOURCES = frozenset(
+    {"sys.exc_info", "sys.exception", "traceback.extract_tb", "traceback.TracebackException",
+     "warnings.catch_warnings"}
+)  # fmt: skip
+
 # Decorators that leave the function as written (so calls to it can be followed).
 TRANSPARENT_DECORATORS = frozenset(
     {"staticmethod", "classmethod", "functools.cache", "functools.lru_cache"}
@@ -118,84 +127,15 @@ PLAIN_MODULE_ATTRIBUTES = frozenset(
     }  # fmt: skip
 )
 
-# --- refused outright, whatever they are applied to: what the analysis cannot follow ---
-REFUSED = {
-    "eval": "eval() runs text as code",
-    "exec": "exec() runs text as code",
-    "compile": "compile() turns text into code",
-    "__import__": "__import__ imports a module chosen at run time",
-    "breakpoint": "breakpoint() starts a debugger",
-    "globals": "globals() hands out the module's namespace",
-    "locals": "locals() hands out a namespace",
-    "vars": "vars() hands out a namespace",
-    "__builtins__": "__builtins__ hands out eval and exec",
-    "builtins": "the builtins module hands out eval and exec",
-    "importlib": "importlib imports modules chosen at run time",
-    "runpy": "runpy runs code",
-    "code": "the code module runs text as code",
-    "codeop": "codeop compiles text",
-    "pickle": "pickle runs code while loading",
-    "_pickle": "pickle runs code while loading",
-    "marshal": "marshal builds code objects",
-    "shelve": "shelve unpickles",
-    "copyreg": "copyreg changes how objects are unpickled",
-    "dill": "dill runs code while loading",
-    "ctypes": "ctypes calls native code",
-    "inspect": "inspect hands out frames and their variables",
-    "gc.get_objects": "gc hands out every object",
-    "gc.get_referrers": "gc hands out every object",
-    "gc.get_referents": "gc hands out every object",
-    "sys._getframe": "frames hand out every variable",
-    "sys._current_frames": "frames hand out every variable",
-    "sys.modules": "sys.modules hands out every module (eval among them)",
-    "sys.settrace": "a trace function sees every frame",
-    "sys.setprofile": "a profile function sees every frame",
-    "sys.addaudithook": "audit hooks see every event",
-    "sys.last_value": "the last exception may quote the solution",
-    "sys.last_exc": "the last exception may quote the solution",
-    "sys.last_traceback": "the last exception may quote the solution",
-    "threading.settrace": "a trace function sees every frame",
-    "threading.setprofile": "a profile function sees every frame",
-    "threading.settrace_all_threads": "a trace function sees every frame",
-    "threading.setprofile_all_threads": "a profile function sees every frame",
-    "types.FunctionType": "building functions from code objects",
-    "types.CodeType": "building code objects",
-    "numpy.load": "numpy.load unpickles with allow_pickle, which any call shape can set",
-    "numpy.lib.format.read_array": "read_array unpickles with allow_pickle",
-    "numpy.lib.npyio": "numpy.lib.npyio.load unpickles",
-    "numpy.lib.format": "numpy.lib.format.read_array unpickles",
-    "sympy.lambdify": "lambdify turns text into code with eval",
-    "sympy.utilities.lambdify": "lambdify turns text into code with eval",
-    "sympy.parsing": "sympy's parsers evaluate text with eval",
-    "sympy.core.sympify": "sympify evaluates text with eval",
-    "mpmath.identify": "mpmath.identify evaluates the names it is given",
-    "mpmath.findpoly": "mpmath.findpoly evaluates strings",
-    "numexpr": "numexpr evaluates text",
-}
-# Callables that evaluate strings: allowed only as a direct call with literal arguments.
-LITERAL_ONLY = {
-    "sympy.sympify": "sympify evaluates text with eval",
-    "sympy.S": "S() is sympify, which evaluates text with eval",
-    "sympy.parse_expr": "parse_expr evaluates text with eval",
-    "sympy.parse_latex": "parse_latex evaluates text",
-    "operator.attrgetter": "attrgetter fetches attributes chosen at run time",
-    "operator.methodcaller": "methodcaller calls methods chosen at run time",
-}
-# Attribute names that are refused on any object: ways to frames, namespaces and evaluators
-# that the analysis cannot type.
-REFUSED_ATTRIBUTES = frozenset(
-    {"sympify", "lambdify", "parse_expr", "parse_latex", "read_array", "settrace",
-     "setprofile", "_getframe", "__import__", "__builtins__", "__globals__", "__dict__",
-     "__setattr__", "__delattr__",
-     "__subclasses__", "__getattribute__", "__code__", "__closure__", "__reduce__",
-     "__reduce_ex__", "__self__", "__func__", "__wrapped__", "__loader__", "__spec__",
-     "__mro__", "__bases__", "__base__", "f_back", "f_globals", "f_locals", "f_builtins",
-     "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
-     "tb_frame", "tb_next", "co_code"}
-)  # fmt: skip
-GETATTR_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
+# --- refused outright, or allowed only on literals: the one table in judge/python/vocabulary.py
+REFUSED = vocabulary.REFUSED
+LITERAL_ONLY = vocabulary.LITERAL_ONLY
+REFUSED_ATTRIBUTES = vocabulary.REFUSED_ATTRIBUTES
+GETATTR_FUNCTIONS = vocabulary.GETATTR_FUNCTIONS
 
 ADVICE = (
     "parse the text first: int()/float()/fractions.Fraction() for numbers, re or str methods "
     "for structure, formalmarket_verify.parse_math() for expressions (its result is safe)"
 )
+# What each finding about the solution's data says; the full ADVICE follows once, at the end.
+SHORT_ADVICE = "instead, convert the text first (int(), Fraction(), parse_math(); see below)"

@@ -17,7 +17,9 @@ FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Binding:
-    """One way a name gets a value: ``kind`` is value, iter, aug, mutate or opaque."""
+    """One way a name gets a value: ``kind`` is value, iter, aug, mutate, inner (stored into
+    an element: ``rows[-1].append(x)``), capture (a ``match``
+    capture of ``expr``, the subject), foreign (an exception: may be any object) or opaque."""
 
     kind: str
     expr: ast.AST | None
@@ -76,7 +78,7 @@ class ModuleIndex:
     # --- indexing ---
     def _bind(self, scope: Scope, name: str, kind: str, expr: ast.AST | None) -> None:
         self.bindings.setdefault(id(scope), {}).setdefault(name, []).append(Binding(kind, expr))
-        if kind != "mutate":
+        if kind not in ("mutate", "inner"):
             self.binding_sites[name] = self.binding_sites.get(name, 0) + 1
 
     def _index(self, node: ast.AST, scope: Scope) -> None:
@@ -140,21 +142,27 @@ class ModuleIndex:
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             self._bind_target(scope, node.optional_vars, "opaque", None)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            self._bind(scope, node.name, "opaque", None)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
-            self._bind(scope, node.name, "opaque", None)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            self._bind(scope, node.rest, "opaque", None)
+            # An exception carries whatever was raised with it: a library object, the text.
+            self._bind(scope, node.name, "foreign", None)
+        elif isinstance(node, ast.Match):
+            # A capture is a part of the subject: data if the subject is, foreign if not.
+            for child in ast.walk(node):
+                if isinstance(child, ast.MatchAs | ast.MatchStar) and child.name:
+                    self._bind(scope, child.name, "capture", node.subject)
+                elif isinstance(child, ast.MatchMapping) and child.rest:
+                    self._bind(scope, child.rest, "capture", node.subject)
         elif isinstance(node, ast.Global | ast.Nonlocal):
             self.global_names.update(node.names)
             for name in node.names:
                 self._bind(scope, name, "opaque", None)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             # parts.append(x): parts may now hold x (other builtin methods store nothing).
-            receiver = node.func.value
-            if isinstance(receiver, ast.Name) and node.func.attr in MUTATORS:
+            # rows[-1].append(x): the root ``rows`` may now hold x too, inside ("inner").
+            receiver = root_name(node.func.value)
+            if receiver is not None and node.func.attr in MUTATORS:
+                kind = "mutate" if receiver is node.func.value else "inner"
                 for argument in call_arguments(node):
-                    self._bind(scope, receiver.id, "mutate", argument)
+                    self._bind(scope, receiver.id, kind, argument)
 
     def _bind_target(self, scope: Scope, target: ast.AST, kind: str, expr: ast.AST | None) -> None:
         if isinstance(target, ast.Name):
@@ -219,7 +227,7 @@ class ModuleIndex:
         current: ast.AST | None = scope
         while current is not None:
             found = self.bindings.get(id(current), {}).get(name)
-            if found is not None and any(binding.kind != "mutate" for binding in found):
+            if found is not None and any(b.kind not in ("mutate", "inner") for b in found):
                 return [*mutations, *found]
             if isinstance(current, ast.Module):
                 return None
@@ -231,7 +239,7 @@ class ModuleIndex:
             self._free = {}
             for names in self.bindings.values():
                 for name, found in names.items():
-                    if all(binding.kind == "mutate" for binding in found):
+                    if all(binding.kind in ("mutate", "inner") for binding in found):
                         self._free.setdefault(name, []).extend(found)
         return self._free
 

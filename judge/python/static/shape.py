@@ -20,7 +20,11 @@ def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
             names = [alias.name for alias in node.names]
         else:
             if node.level:
-                errors.append(f"line {node.lineno}: relative imports are not allowed")
+                errors.append(
+                    f"line {node.lineno}: relative imports are not allowed; "
+                    "instead, import by absolute "
+                    "name (a verifier is one file)"
+                )
                 continue
             names = [node.module or ""]
         for name in names:
@@ -50,9 +54,17 @@ def dynamic_import_errors(tree: ast.Module) -> list[str]:
             continue
         first = node.args[0] if node.args else None
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
-            errors.append(f"line {node.lineno}: dynamic import with a computed name")
+            errors.append(
+                f"line {node.lineno}: dynamic import with a computed name; "
+                "instead, import the "
+                "module at the top of the file"
+            )
         elif not import_allowed(first.value):
-            errors.append(f"line {node.lineno}: import of {first.value!r} is not allowed")
+            errors.append(
+                f"line {node.lineno}: import of {first.value!r} is not allowed; "
+                "instead, use "
+                "the standard library or an allowed package"
+            )
     return errors
 
 
@@ -62,7 +74,7 @@ def verify_errors(tree: ast.Module) -> tuple[ast.FunctionDef | None, list[str]]:
     bindings = 0
     for node in tree.body:
         if isinstance(node, ast.AsyncFunctionDef) and node.name == "verify":
-            errors.append("verify must be a plain function, not async")
+            errors.append("verify must be a plain function, not async; instead, define it with def")
         if isinstance(node, ast.FunctionDef) and node.name == "verify":
             verify = node
     for child in ast.walk(tree):
@@ -75,22 +87,35 @@ def verify_errors(tree: ast.Module) -> tuple[ast.FunctionDef | None, list[str]]:
         elif isinstance(child, ast.Global):
             bindings += "verify" in child.names
     if verify is None:
-        errors.append("the module defines no top-level function verify(solution, rng)")
+        errors.append(
+            "the module defines no top-level function verify(solution, rng); "
+            "instead, add "
+            "def verify(solution, rng): returning True or False"
+        )
         return None, errors
     if bindings != 1:
         errors.append(
             f"line {verify.lineno}: verify is defined or assigned more than once: the checks "
-            "must know which function runs"
+            "must know which function runs; instead, define verify once"
         )
     if verify.decorator_list:
-        errors.append(f"line {verify.lineno}: verify may not be decorated")
+        errors.append(
+            f"line {verify.lineno}: verify may not be decorated (the checks and the harness "
+            "must know which function runs); instead, remove the decorator and call the "
+            "decorated helper from inside verify"
+        )
     args = verify.args
     positional = [*args.posonlyargs, *args.args]
     required_after = len(positional) - len(args.defaults)
     if len(positional) < 2 and args.vararg is None:
         errors.append("verify must take two positional parameters: verify(solution, rng)")
     elif required_after > 2:
-        errors.append("verify must take exactly two required positional parameters")
+        errors.append(
+            "verify must take exactly two required positional parameters; instead, give "
+            "the others defaults"
+        )
     if any(default is None for default in args.kw_defaults):
-        errors.append("verify has keyword-only parameters without defaults")
+        errors.append(
+            "verify has keyword-only parameters without defaults; instead, give them defaults"
+        )
     return verify, errors

@@ -14,8 +14,8 @@ reaches an operation not on the reviewed lists.
 from __future__ import annotations
 
 import ast
-import dataclasses
 
+from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.resolve import Function, Resolver
 from judge.python.static.rules import LIBRARY_PARSERS, MUTATORS, SANITISERS, TAINT_SOURCES
@@ -33,15 +33,6 @@ MAX_ROUNDS = 25
 MAX_ANALYSES = 4_000
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class InjectionFlow:
-    """A place where a value derived from the solution meets what the checks do not allow."""
-
-    line: int
-    sink: str
-    message: str
-
-
 Key = tuple[int, frozenset[str], frozenset[str], frozenset[str]]
 
 
@@ -53,13 +44,16 @@ class Analysis:
         self.flows: dict[tuple[int, str], InjectionFlow] = {}
         self.global_tainted: set[str] = set()
         self.tainted_classes: set[str] = set()
+        # Every name found tainted in a function (any context), by id of the function: what a
+        # call site in it may pass (read by the checks for arguments).
+        self.scope_tainted: dict[int, set[str]] = {}
         self.returns: dict[Key, bool] = {}
         self._done: set[Key] = set()
         self._stack: list[Key] = []
         self.module_names = set(index.bindings.get(id(index.tree), {})) | index.global_names
-        from judge.python.static.checks import Checker  # a cycle: checks use the analysis
-
-        self.checker = Checker(self)
+        # The checks that read the facts of each analysed function (set by the caller: the
+        # checks depend on the facts' interface, not the other way round).
+        self.checker: NodeCheck = _NoChecks()
 
     def flag(self, node: ast.AST, sink: str, message: str) -> None:
         line = getattr(node, "lineno", 0)
@@ -89,7 +83,12 @@ class Analysis:
                         self.analyse(function, frozenset(names))
             if (self.global_tainted, self.tainted_classes, self.returns) == before:
                 return
-        self.flag(verify, "analysis", "the analysis did not settle: simplify the data flow")
+        self.flag(
+            verify,
+            "analysis",
+            "the analysis did not settle; instead, simplify the data flow (fewer "
+            "module-level names and class attributes holding the solution)",
+        )
 
     def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         return [
@@ -108,6 +107,7 @@ class Analysis:
         tainted = set(self.global_tainted)
         nodes = self.nodes_of(self.index.tree)
         self._settle(nodes, tainted)
+        self.scope_tainted.setdefault(id(self.index.tree), set()).update(tainted)
         self.global_tainted |= tainted & self.module_names
         for node in nodes:
             self.checker.check(node, tainted)
@@ -123,16 +123,26 @@ class Analysis:
         if key in self._done or key in self._stack:
             return self.returns.get(key, False)
         if len(self._stack) >= MAX_CALL_DEPTH:
-            self.flag(function, "depth", "calls nest too deeply for the analysis to follow")
+            self.flag(
+                function,
+                "depth",
+                "calls nest too deeply for the analysis to follow; instead, flatten the helpers",
+            )
             return True
         if len(self._done) >= MAX_ANALYSES:
-            self.flag(function, "size", "the verifier is too large for the analysis to follow")
+            self.flag(
+                function,
+                "size",
+                "the verifier is too large for the analysis to follow; "
+                "instead, split the work into fewer, simpler functions",
+            )
             return True
         self._stack.append(key)
         try:
             tainted = set(tainted_names) | self.global_tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
+            self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
             for node in nodes:
                 self.checker.check(node, tainted)
@@ -175,18 +185,22 @@ class Analysis:
             # classes (the class is tainted), or a list/dict/set it built. Anything else (a
             # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
             # builtin data" by the very store that is refused.
-            root = root_name(target)
-            if root is None:
-                return
             scope = self.index.scope_of.get(id(target), self.index.tree)
-            cls = self.resolver.receiver_class(root, scope)
-            if cls is None and self.resolver.own_class(root.id) is not None:
-                cls = self.resolver.own_class(root.id)
-            if cls is not None:
-                tainted.add(root.id)
-                self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
-            elif target.value is root and self.plain.is_builtin_container(root, scope):
-                tainted.add(root.id)
+            self._store_into_path(root_name(target), scope, tainted)
+
+    def _store_into_path(self, root: ast.Name | None, scope: Scope, tainted: set[str]) -> None:
+        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value."""
+        if root is None:
+            return
+        cls = self.resolver.receiver_class(root, scope)
+        if cls is None and self.resolver.own_class(root.id) is not None:
+            cls = self.resolver.own_class(root.id)
+        if cls is not None:
+            tainted.add(root.id)
+            self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+        elif self.plain.is_builtin_container(root, scope):
+            # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
+            tainted.add(root.id)
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Assign):
@@ -254,9 +268,9 @@ class Analysis:
             self._store_in(node.args[0], node, tainted)
 
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
-        target = ast.Attribute(value=holder, attr="_", ctx=ast.Store())
-        self.index.scope_of[id(target)] = self.index.scope_of.get(id(at), self.index.tree)
-        self.store(target, tainted)
+        """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
+        scope = self.index.scope_of.get(id(at), self.index.tree)
+        self._store_into_path(root_name(holder), scope, tainted)
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
@@ -358,6 +372,11 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+class _NoChecks:
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        """Facts only: no findings."""
 
 
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

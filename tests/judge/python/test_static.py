@@ -48,7 +48,10 @@ def test_missing_verify_and_docstring_are_errors() -> None:
     report = static_check("def check(solution, rng):\n    return True\n")
 
     assert report.ok is False
-    assert "the module defines no top-level function verify(solution, rng)" in report.errors
+    assert any(
+        e.startswith("the module defines no top-level function verify(solution, rng); instead, ")
+        for e in report.errors
+    )
     assert any("docstring" in error for error in report.errors)
 
 
@@ -99,8 +102,8 @@ def test_dynamic_imports_are_refused() -> None:
     )
 
     assert report.ok is False
-    assert "line 4: dynamic import with a computed name" in report.errors
-    assert "line 5: import of 'stripe' is not allowed" in report.errors
+    assert any(e.startswith("line 4: dynamic import with a computed name; ") for e in report.errors)
+    assert any(e.startswith("line 5: import of 'stripe' is not allowed; ") for e in report.errors)
 
 
 @pytest.mark.parametrize(

@@ -623,7 +623,10 @@ def test_a_refusal_says_what_to_use_instead() -> None:
     flows = {flow.sink: flow for flow in report.injection_flows}
     assert f"line 4: {flows['operator *'].message}" in report.errors
     assert flows["operator *"].message.startswith("the solution meets Point(3, 4) in `*`")
-    assert "formalmarket_verify.parse_math()" in flows["operator *"].message
+    assert "instead, " in flows["operator *"].message
+    assert "parse_math()" in flows["operator *"].message
+    assert report.errors[-1].startswith("how to fix the lines above: ")
+    assert "formalmarket_verify.parse_math()" in report.errors[-1]
 
 
 def test_numpy_functions_are_sinks_too() -> None:

@@ -1,0 +1,58 @@
+"""What the checks read from the taint analysis: the facts, as an interface.
+
+``taint.py`` computes which names hold values derived from the solution (sources: ``verify``'s
+first parameter, exceptions; propagation through assignments, containers and the verifier's
+own calls; sanitisers end it). ``checks.py`` and ``mixed.py`` read those facts to decide
+where a derived value meets a sink that is not on the reviewed lists. They depend on this
+interface, not on the analysis module, so the modules import in one direction:
+``taint`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import Protocol
+
+from judge.python.static.plain import Plainness
+from judge.python.static.resolve import Function, Resolver
+from judge.python.static.scope import ModuleIndex
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InjectionFlow:
+    """A place where a value derived from the solution meets what the checks do not allow."""
+
+    line: int
+    sink: str
+    message: str
+
+
+class TaintFacts(Protocol):
+    """The analysis as the checks see it."""
+
+    index: ModuleIndex
+    plain: Plainness
+    resolver: Resolver
+    global_tainted: set[str]
+    tainted_classes: set[str]
+    scope_tainted: dict[int, set[str]]
+
+    def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
+        """Whether ``node``'s value may be derived from the solution, ``tainted`` the names
+        holding such values in its function."""
+
+    def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
+        """Whether the call's result is derived from the solution (follows own code)."""
+
+    def analyse(self, function: Function, tainted_names: frozenset[str]) -> bool:
+        """Analyse one of the verifier's own functions with these parameters tainted (a
+        callback, a dunder reached by an operator); whether its result is tainted."""
+
+    def flag(self, node: ast.AST, sink: str, message: str) -> None:
+        """Record a finding at ``node``'s line."""
+
+
+class NodeCheck(Protocol):
+    def check(self, node: ast.AST, tainted: set[str]) -> None:
+        """Check one node of an analysed function, given its tainted names."""
