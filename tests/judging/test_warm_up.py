@@ -1,0 +1,165 @@
+"""A judge worker warms its sandboxes before it takes a job, and says so in Redis.
+
+A real prefork Celery worker on a private redis-server, the real sandbox, a real SIGKILL of
+its pool child and a real warm shutdown. Every wait is on a condition (the warm key, a log
+line, a verdict), never a fixed sleep; no assertion compares a duration with a constant:
+"warm" is proven by the zygote that served the verdict having existed before the task was
+sent, and by the task taking less time than the cold start measured in the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+
+from judge.sandbox import procs
+from market.models import Solution, SolutionStatus
+from market.services.solutions import submit_solution
+from tests.factories import UserFactory, VerifierVersionFactory
+from tests.judging.conftest import PrivateRedis, Stack, _publish_to, wait_for
+from verifiers.warm_up import WARM_TTL_S, warm_key
+
+YES = '''"""Solution format: the word yes."""
+
+
+def verify(solution, rng):
+    return solution.strip() == "yes"
+'''
+WARM_LINE = re.compile(r"Python judge pool warm in ([0-9.]+) s, pid (\d+) \((\S+)\)")
+SUCCEEDED = re.compile(r"Task market\.judge_python\[[^\]]+\] succeeded in ([0-9.]+)s")
+BOUND_S = 300.0  # a readiness deadline only: generous for a loaded 2-core machine
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def _warm_stack(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp("warm")
+    private = PrivateRedis(folder)
+    private.start()
+    running = Stack(folder, private)
+    _publish_to(private.url)
+    try:
+        yield running
+    finally:
+        running.stop()
+        private.kill()
+        _publish_to(settings.CELERY_BROKER_URL)
+
+
+@pytest.fixture
+def stack(transactional_db: None, _warm_stack: Stack) -> Stack:
+    return _warm_stack
+
+
+def _client(stack: Stack) -> redis.Redis:
+    return redis.Redis.from_url(stack.redis.url)
+
+
+def _hostname(stack: Stack) -> str:
+    return f"faults{stack.starts}@{os.uname().nodename}"
+
+
+def _worker_log(stack: Stack) -> str:
+    return (stack.folder / f"worker-{stack.starts}.log").read_text(errors="replace")
+
+
+def _bwraps(pid: int) -> set[tuple[int, str]]:
+    """The sandboxes (bwrap processes) below ``pid``, as (pid, start time)."""
+    found = set()
+    for child in procs.descendants(pid):
+        try:
+            if Path(f"/proc/{child}/comm").read_text().strip() != "bwrap":
+                continue
+            stat = Path(f"/proc/{child}/stat").read_text()
+        except OSError:
+            continue
+        found.add((child, stat[stat.rfind(")") + 2 :].split()[19]))
+    return found
+
+
+def _warm_lines(stack: Stack) -> list[tuple[float, int, str]]:
+    return [(float(s), int(p), key) for s, p, key in WARM_LINE.findall(_worker_log(stack))]
+
+
+def _judge_yes(stack: Stack) -> Solution:
+    version = VerifierVersionFactory(
+        verifier__draft_source=YES, verifier__time_limit_s=10.0, source=YES
+    )
+    solution = submit_solution(solver=UserFactory(), verifier_version=version, text="yes")
+
+    def judged() -> Solution | None:
+        row = Solution.objects.get(pk=solution.pk)
+        return row if row.status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED) else None
+
+    done = wait_for(judged, timeout_s=BOUND_S, what=f"a verdict\n{stack.logs()}")
+    assert isinstance(done, Solution)
+    assert done.status == SolutionStatus.ACCEPTED, done.verdict.detail
+    return done
+
+
+def _task_seconds(stack: Stack) -> list[float]:
+    return [float(x) for x in SUCCEEDED.findall(_worker_log(stack))]
+
+
+def test_the_worker_is_warm_before_its_first_task_and_again_after_a_kill(stack: Stack) -> None:
+    stack.start_worker()
+    client = _client(stack)
+    key = warm_key("python", _hostname(stack))
+
+    # 1. The key appears before any task is sent, with its TTL, and the pool child already
+    #    runs its sandbox; the main process kept none (the self-test's was closed).
+    wait_for(lambda: client.get(key) == b"1", timeout_s=BOUND_S, what=f"{key}\n{stack.logs()}")
+    assert 0 < client.ttl(key) <= WARM_TTL_S
+    (child,) = stack.pool_children()
+    before = _bwraps(child)
+    assert before, "the pool child has no warm sandbox"
+    assert stack.worker is not None
+    assert _bwraps(stack.worker.pid) == before, "a sandbox outside the pool child"
+    ((cold_s, warm_pid, warm_key_logged),) = _warm_lines(stack)
+    assert (warm_pid, warm_key_logged) == (child, key)
+
+    # 2. The first verdict is served by that sandbox: no zygote was started for it, and the
+    #    task took less than the cold start this very run measured.
+    _judge_yes(stack)
+    assert _bwraps(child) == before, "the first verdict started a new sandbox"
+    (task_s,) = wait_for(lambda: _task_seconds(stack), timeout_s=BOUND_S, what="the task log")
+    print(f"cold start {cold_s:.3f} s, first task {task_s:.3f} s")
+    assert task_s < cold_s
+
+    # 3. A SIGKILLed pool child's replacement warms before it takes a task: the task sent
+    #    right after the kill still does not pay the cold start.
+    os.kill(child, signal.SIGKILL)
+    _judge_yes(stack)
+    lines = wait_for(
+        lambda: len(_task_seconds(stack)) == 2 and _warm_lines(stack),
+        timeout_s=BOUND_S,
+        what="the second task",
+    )
+    assert isinstance(lines, list) and len(lines) == 2
+    new_cold_s, new_pid, _ = lines[1]
+    assert new_pid != child and stack.pool_children() == [new_pid]
+    second_task_s = _task_seconds(stack)[1]
+    print(f"after the kill: cold start {new_cold_s:.3f} s, first task {second_task_s:.3f} s")
+    assert second_task_s < new_cold_s
+    assert client.get(key) == b"1"
+
+
+def test_a_clean_shutdown_removes_the_warm_key(stack: Stack) -> None:
+    if stack.worker is None or stack.worker.poll() is not None:
+        stack.start_worker()
+    client = _client(stack)
+    key = warm_key("python", _hostname(stack))
+    wait_for(lambda: client.get(key) == b"1", timeout_s=BOUND_S, what=f"{key}\n{stack.logs()}")
+    assert stack.worker is not None
+    stack.worker.send_signal(signal.SIGTERM)  # Celery's warm shutdown
+    stack.worker.wait(timeout=BOUND_S)
+    assert client.get(key) is None
+    assert client.keys("formalmarket:judge:warm:*") == []
