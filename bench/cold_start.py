@@ -54,8 +54,8 @@ def _cpu_s(pid: int) -> float:
 
 def _argv_without_bytecode(*args: object, **kwargs: object) -> list[str]:
     argv = build_argv(*args, **kwargs)  # type: ignore[arg-type]
-    # The harness path is the first argument after the interpreter's own flags.
-    at = argv.index(rootfs.SANDBOX_HARNESS)
+    # Right after the interpreter, which follows bwrap's "--".
+    at = argv.index("--") + 2
     return [*argv[:at], "-X", "pycache_prefix=/nonexistent-pycache", *argv[at:]]
 
 
