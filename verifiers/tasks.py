@@ -20,7 +20,14 @@ from celery.signals import (
 )
 from django.db import InterfaceError, OperationalError
 
-from verifiers.warm_up import WarmBeacon, delete_warm_key
+from verifiers.warm_up import (
+    Beacon,
+    UidRangeOverlap,
+    WarmBeacon,
+    claim_uid_range,
+    delete_key,
+    delete_warm_key,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +35,7 @@ logger = logging.getLogger(__name__)
 # What worker_init learnt about this worker; inherited by its prefork pool children.
 _worker: dict[str, object] = {"judges_python": False, "hostname": "", "forks": True}
 _beacon: WarmBeacon | None = None
+_uid_claim: Beacon | None = None  # the main process's uid range claim
 
 
 def _judges_python(sender: object) -> bool:
@@ -67,17 +75,37 @@ def refuse_to_start_without_a_sandbox(sender: object, **kwargs: object) -> None:
     from judge.sandbox import SandboxUnavailable
 
     forks = _forks(sender)
-    _worker.update(judges_python=True, hostname=str(getattr(sender, "hostname", "")), forks=forks)
+    hostname = str(getattr(sender, "hostname", ""))
+    _worker.update(judges_python=True, hostname=hostname, forks=forks)
+    _claim_uid_range(hostname)
     pool = PythonJudge(size=1) if forks else default_judge()
     try:
         run_selftest(pool)
     except SandboxUnavailable as exc:
         logger.critical("%s", exc)
+        if _uid_claim is not None:
+            _uid_claim.stop()
+            delete_key(_uid_claim.key)
         raise SystemExit(f"refusing to start the judge worker: {exc}") from exc
     finally:
         if forks:
             pool.close()
     logger.info("Python judge self-test passed: every sandbox layer is in place")
+
+
+def _claim_uid_range(hostname: str) -> None:
+    """A root worker leases pool uids: refuse to start on a range another worker here uses."""
+    global _uid_claim
+    from judge.sandbox import SandboxUnavailable
+    from judge.sandbox.identity import is_root, lease_scope
+
+    if not is_root():
+        return  # the sandboxes run as the worker's own uid: nothing to lease
+    try:
+        _uid_claim = claim_uid_range(hostname, lease_scope())
+    except (UidRangeOverlap, SandboxUnavailable) as exc:
+        logger.critical("%s", exc)
+        raise SystemExit(f"refusing to start the judge worker: {exc}") from exc
 
 
 def _warm_and_announce() -> None:
@@ -132,6 +160,9 @@ def clear_the_warm_key(**kwargs: object) -> None:
     if _beacon is not None:
         _beacon.stop()
     delete_warm_key("python", str(_worker["hostname"]))
+    if _uid_claim is not None:
+        _uid_claim.stop()
+        delete_key(_uid_claim.key)
 
 
 @shared_task(

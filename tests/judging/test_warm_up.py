@@ -9,6 +9,7 @@ sent, and by the task taking less time than the cold start measured in the same 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -23,7 +24,7 @@ from judge.sandbox import procs
 from market.models import Solution, SolutionStatus
 from market.services.solutions import submit_solution
 from tests.factories import UserFactory, VerifierVersionFactory
-from tests.judging.conftest import PrivateRedis, Stack, _publish_to, wait_for
+from tests.judging.conftest import CELERY, PrivateRedis, Stack, _publish_to, wait_for
 from verifiers.warm_up import WARM_TTL_S, warm_key
 
 YES = '''"""Solution format: the word yes."""
@@ -163,3 +164,75 @@ def test_a_clean_shutdown_removes_the_warm_key(stack: Stack) -> None:
     stack.worker.wait(timeout=BOUND_S)
     assert client.get(key) is None
     assert client.keys("formalmarket:judge:warm:*") == []
+
+
+def _other_claim(scope: dict[str, object], **changes: object) -> bytes:
+    return json.dumps({**scope, **changes}).encode()
+
+
+def test_an_overlapping_uid_range_on_this_kernel_is_refused_a_disjoint_one_is_not(
+    stack: Stack,
+) -> None:
+    """Through a real Redis: another worker's claim (another container: another lock folder)."""
+    from judge.sandbox.identity import lease_scope
+    from verifiers.warm_up import UID_RANGE_KEY_PREFIX, UidRangeOverlap, claim_uid_range
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    scope = lease_scope()
+    other = f"{UID_RANGE_KEY_PREFIX}other-container@host"
+    mine = f"{UID_RANGE_KEY_PREFIX}me@host"
+    base, count = int(str(scope["base"])), int(str(scope["count"]))
+    try:
+        client.set(other, _other_claim(scope, lock="1:2", base=base + count - 1), ex=60)
+        with pytest.raises(UidRangeOverlap, match="overlap"):
+            claim_uid_range("me@host", scope)
+        assert client.get(mine) is None  # a refused claim is withdrawn
+
+        for harmless in (
+            _other_claim(scope, lock="1:2", base=base + count),  # disjoint
+            _other_claim(scope),  # the same lock folder: the flock keeps them apart
+            _other_claim(scope, lock="1:2", kernel="another-machine"),  # other uids
+        ):
+            client.set(other, harmless, ex=60)
+            beacon = claim_uid_range("me@host", scope)
+            assert beacon is not None
+            beacon.stop()
+            assert json.loads(client.get(mine) or b"{}") == scope
+    finally:
+        client.delete(other, mine)
+
+
+def test_a_worker_refuses_to_start_on_an_overlapping_uid_range(stack: Stack) -> None:
+    from judge.sandbox.identity import lease_scope
+    from verifiers.warm_up import UID_RANGE_KEY_PREFIX
+
+    if stack.worker is not None and stack.worker.poll() is None:
+        stack.stop()
+    client = _client(stack)
+    client.set(
+        f"{UID_RANGE_KEY_PREFIX}elsewhere@host",
+        _other_claim(lease_scope(), lock="7:7"),
+        ex=60,
+    )
+    try:
+        stack.starts += 1
+        worker = stack._spawn(
+            f"worker-{stack.starts}",
+            [
+                CELERY,
+                "-A",
+                "config",
+                "worker",
+                "--pool=prefork",
+                "--concurrency=1",
+                "--queues=judge-python",
+                f"--hostname=faults{stack.starts}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+        )
+        assert worker.wait(timeout=BOUND_S) != 0
+        assert "overlap" in _worker_log(stack) and "elsewhere@host" in _worker_log(stack)
+        assert client.keys("formalmarket:judge:warm:*") == []
+    finally:
+        client.delete(f"{UID_RANGE_KEY_PREFIX}elsewhere@host")
