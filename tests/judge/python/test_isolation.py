@@ -150,3 +150,18 @@ def test_the_filter_allows_no_f_setfl_pr_set_name_or_statfs() -> None:
     assert seccomp.F_GETFL in arguments[seccomp.SYS_FCNTL]
     assert seccomp.PR_SET_NAME not in arguments[seccomp.SYS_PRCTL]
     assert not {"statfs", "fstatfs"} & set(seccomp.ALLOWED_SYSCALLS)
+
+
+def test_the_entropy_nodes_are_bound_from_private_data_not_the_hosts_devices() -> None:
+    from judge.sandbox.bwrap import ENTROPY_DEVICES, build_argv
+    from judge.sandbox.rootfs import build_rootfs
+
+    argv = build_argv(build_rootfs(), 7, None, (11, 12))
+    options = argv[: argv.index("--")]
+    data = [
+        (options[i + 1], options[i + 2]) for i, a in enumerate(options) if a == "--ro-bind-data"
+    ]
+    devices = [options[i + 1] for i, a in enumerate(options) if a == "--dev-bind"]
+
+    assert data == list(zip(("11", "12"), ENTROPY_DEVICES, strict=True))
+    assert devices == ["/dev/null", "/dev/zero"]
