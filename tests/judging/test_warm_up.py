@@ -236,3 +236,53 @@ def test_a_worker_refuses_to_start_on_an_overlapping_uid_range(stack: Stack) -> 
         assert client.keys("formalmarket:judge:warm:*") == []
     finally:
         client.delete(f"{UID_RANGE_KEY_PREFIX}elsewhere@host")
+
+
+def _sandboxes_of(pid: int) -> list[int]:
+    """The outer bwrap of each sandbox started by ``pid`` (one per zygote)."""
+    found = []
+    for child in procs.descendants(pid):
+        try:
+            stat = Path(f"/proc/{child}/stat").read_text()
+            comm = Path(f"/proc/{child}/comm").read_text().strip()
+        except OSError:
+            continue
+        if comm == "bwrap" and int(stat[stat.rfind(")") + 2 :].split()[1]) == pid:
+            found.append(child)
+    return found
+
+
+def test_a_solo_worker_keeps_the_self_tests_sandbox_as_its_warm_pool(stack: Stack) -> None:
+    """--pool=solo judges in the worker itself: one sandbox (the self-test's, kept), warm key
+    set, and the first verdict starts none."""
+    if stack.worker is not None and stack.worker.poll() is None:
+        stack.stop()
+    stack.starts += 1
+    stack.worker = stack._spawn(
+        f"worker-{stack.starts}",
+        [
+            CELERY,
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--queues=judge-python,default",
+            "--loglevel=INFO",
+            f"--hostname=faults{stack.starts}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+    )
+    client = _client(stack)
+    key = warm_key("python", _hostname(stack))
+    wait_for(lambda: client.get(key) == b"1", timeout_s=BOUND_S, what=f"{key}\n{stack.logs()}")
+    sandboxes = _sandboxes_of(stack.worker.pid)
+    assert len(sandboxes) == 1, sandboxes  # JUDGE_PYTHON_ZYGOTES=1: nothing left over
+    before = _bwraps(stack.worker.pid)
+
+    _judge_yes(stack)
+
+    assert _bwraps(stack.worker.pid) == before
+    stack.worker.send_signal(signal.SIGTERM)
+    stack.worker.wait(timeout=BOUND_S)
+    assert client.get(key) is None
