@@ -25,3 +25,7 @@ app.conf.task_routes = {
     # verifiers.judge_dry_run is sent to the queue of its draft's language by the caller.
 }
 app.autodiscover_tasks(["market", "verifiers", "activity"])
+# A prefork pool child starts its judge sandboxes (zygotes) in worker_process_init, before it
+# tells the worker it is up (verifiers/warm_up.py); Celery's default 4 s would kill it while a
+# zygote imports numpy/sympy on a loaded machine.
+app.conf.worker_proc_alive_timeout = 180.0

@@ -7,12 +7,53 @@ sandbox's self-test before it takes any job, and refuses to start without every 
 from __future__ import annotations
 
 import logging
+import os
+import time
 
 from celery import Task, shared_task
-from celery.signals import worker_init
+from celery.signals import (
+    worker_init,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+    worker_shutdown,
+)
 from django.db import InterfaceError, OperationalError
 
+from verifiers.warm_up import (
+    Beacon,
+    UidRangeOverlap,
+    WarmBeacon,
+    claim_uid_range,
+    delete_key,
+    delete_warm_key,
+)
+
 logger = logging.getLogger(__name__)
+
+
+# What worker_init learnt about this worker; inherited by its prefork pool children.
+_worker: dict[str, object] = {"judges_python": False, "hostname": "", "forks": True}
+_beacon: WarmBeacon | None = None
+_uid_claim: Beacon | None = None  # the main process's uid range claim
+
+
+def _judges_python(sender: object) -> bool:
+    queues = getattr(getattr(sender, "app", None), "amqp", None)
+    consumed = queues.queues.consume_from if queues is not None else None
+    return consumed is None or "judge-python" in consumed
+
+
+def _forks(sender: object) -> bool:
+    """Whether the worker judges in forked pool children (prefork) or in itself (solo...)."""
+    from celery.concurrency import get_implementation
+    from celery.concurrency.prefork import TaskPool
+
+    try:
+        pool_cls = get_implementation(getattr(sender, "pool_cls", None) or "prefork")
+    except Exception:  # noqa: BLE001 -- an unknown pool: assume it forks, like prefork
+        return True
+    return isinstance(pool_cls, type) and issubclass(pool_cls, TaskPool)
 
 
 @worker_init.connect
@@ -22,20 +63,106 @@ def refuse_to_start_without_a_sandbox(sender: object, **kwargs: object) -> None:
     If any layer is missing (no bubblewrap, seccomp not enforced, a socket opens, ...) the
     worker stops here, loudly, instead of judging. Celery logs and swallows ordinary
     exceptions from signal handlers, so this raises SystemExit.
+
+    The self-test's sandbox is not left behind: a prefork worker judges in its pool children,
+    so the main process closes it (its memory and its pool uid go back); a solo or threads
+    worker judges in this process and keeps it as the first zygote of its pool.
     """
-    queues = getattr(getattr(sender, "app", None), "amqp", None)
-    consumed = queues.queues.consume_from if queues is not None else None
-    if consumed is not None and "judge-python" not in consumed:
+    if not _judges_python(sender):
         return  # e.g. the Lean worker: no Python verdicts there
-    from judge.python import run_selftest
+    from judge.python import PythonJudge, run_selftest
+    from judge.python.runner import default_judge
     from judge.sandbox import SandboxUnavailable
 
+    forks = _forks(sender)
+    hostname = str(getattr(sender, "hostname", ""))
+    _worker.update(judges_python=True, hostname=hostname, forks=forks)
+    _claim_uid_range(hostname)
+    pool = PythonJudge(size=1) if forks else default_judge()
     try:
-        run_selftest()
+        run_selftest(pool)
     except SandboxUnavailable as exc:
         logger.critical("%s", exc)
+        if _uid_claim is not None:
+            _uid_claim.stop()
+            delete_key(_uid_claim.key)
         raise SystemExit(f"refusing to start the judge worker: {exc}") from exc
+    finally:
+        if forks:
+            pool.close()
     logger.info("Python judge self-test passed: every sandbox layer is in place")
+
+
+def _claim_uid_range(hostname: str) -> None:
+    """A root worker leases pool uids: refuse to start on a range another worker here uses."""
+    global _uid_claim
+    from judge.sandbox import SandboxUnavailable
+    from judge.sandbox.identity import is_root, lease_scope
+
+    if not is_root():
+        return  # the sandboxes run as the worker's own uid: nothing to lease
+    try:
+        _uid_claim = claim_uid_range(hostname, lease_scope())
+    except (UidRangeOverlap, SandboxUnavailable) as exc:
+        logger.critical("%s", exc)
+        raise SystemExit(f"refusing to start the judge worker: {exc}") from exc
+
+
+def _warm_and_announce() -> None:
+    """Start this process's zygotes, then mark the worker warm (before any task arrives)."""
+    global _beacon
+    from judge.python.runner import default_judge
+    from judge.sandbox import SandboxUnavailable
+
+    started = time.monotonic()
+    try:
+        default_judge().warm_up()
+    except SandboxUnavailable as exc:
+        # Not fatal here: each verdict reports JUDGE_ERROR and is retried; no warm key.
+        logger.critical("the Python judge could not warm its sandboxes: %s", exc)
+        return
+    _beacon = WarmBeacon("python", str(_worker["hostname"]))
+    _beacon.start()
+    # tests/judging/test_warm_up.py reads this line: keep its words.
+    logger.info(
+        "Python judge pool warm in %.3f s, pid %d (%s)",
+        time.monotonic() - started,
+        os.getpid(),
+        _beacon.key,
+    )
+
+
+@worker_process_init.connect
+def warm_the_pool_child(**kwargs: object) -> None:
+    """A prefork pool child (at start, after a kill, after max-tasks): warm before UP."""
+    if _worker["judges_python"] and _worker["forks"]:
+        _warm_and_announce()
+
+
+@worker_ready.connect
+def warm_the_solo_worker(**kwargs: object) -> None:
+    """A solo/threads worker judges in itself: warm the rest of its pool now."""
+    if _worker["judges_python"] and not _worker["forks"]:
+        _warm_and_announce()
+
+
+@worker_process_shutdown.connect
+def stop_the_pool_childs_beacon(**kwargs: object) -> None:
+    if _beacon is not None:
+        _beacon.stop()
+
+
+@worker_shutdown.connect
+def clear_the_warm_key(**kwargs: object) -> None:
+    """A clean shutdown (the pool is already stopped): the worker is no longer warm."""
+    if not _worker["judges_python"]:
+        return
+    if _beacon is not None:
+        _beacon.stop()
+    delete_warm_key("python", str(_worker["hostname"]))
+    if _uid_claim is not None:
+        _uid_claim.stop()
+        delete_key(_uid_claim.key)
 
 
 @shared_task(

@@ -149,8 +149,19 @@ def _write_frame(payload: bytes) -> None:
         view = view[written:]
 
 
+def _hide_host_paths(text: str) -> str:
+    """The interpreter's host paths (bound as they are) out of a detail, BEFORE it is cut:
+    the host redacts too, but cannot recognise a path cut in the middle."""
+    stdlib = os.path.dirname(os.__file__)
+    prefixes = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.dirname(stdlib))}
+    for prefix in sorted(prefixes, key=len, reverse=True):
+        if len(prefix) > 1:
+            text = text.replace(prefix, "<python>")
+    return text
+
+
 def _short(text: str) -> str:
-    text = " ".join(text.split())
+    text = " ".join(_hide_host_paths(text).split())
     return text if len(text) <= DETAIL_LIMIT else text[: DETAIL_LIMIT - 3] + "..."
 
 
@@ -184,7 +195,11 @@ def _run_child(
     """Never returns."""
     try:
         os.setsid()
-        os.dup2(fds["devnull"], 0)
+        # A /dev/null of this child alone: a description shared with the zygote's other
+        # children would carry its file status flags (O_APPEND, O_NONBLOCK) from verdict to
+        # verdict.
+        null = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(null, 0)
         os.dup2(fds["output_w"], 1)
         os.dup2(fds["output_w"], 2)
         os.dup2(fds["job_r"], JOB_FD)
@@ -331,7 +346,6 @@ def _zygote() -> None:
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)
     guard.reset()
-    devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the
     # zygote's pages when their gc runs.
@@ -340,7 +354,7 @@ def _zygote() -> None:
     # One idle child is always ready. When the host takes it ("take"), the next one is forked
     # at once, while the taken child runs its job: the fork is off the next verdict's path.
     children: dict[int, int] = {}  # pidfd -> pid
-    _prefork(sock, config, fprog, devnull, children)
+    _prefork(sock, config, fprog, children)
     while True:
         readable, _, _ = select.select([sock.fileno(), *children], [], [])
         for fd in readable:
@@ -349,7 +363,7 @@ def _zygote() -> None:
                 if not message:
                     os._exit(0)  # the host is gone
                 if json.loads(message).get("event") == "take":
-                    _prefork(sock, config, fprog, devnull, children)
+                    _prefork(sock, config, fprog, children)
                 continue
             pid = children.pop(fd)
             os.close(fd)
@@ -368,7 +382,6 @@ def _prefork(
     sock: socket.socket,
     config: dict[str, object],
     fprog: _SockFprog,
-    devnull: int,
     children: dict[int, int],
 ) -> None:
     job_r, job_w = os.pipe2(os.O_CLOEXEC)
@@ -383,7 +396,6 @@ def _prefork(
         os.close(output_r)
         creds_host.close()
         fds = {
-            "devnull": devnull,
             "job_r": job_r,
             "result_w": result_w,
             "output_w": output_w,

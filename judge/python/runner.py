@@ -181,9 +181,9 @@ class PythonJudge:
             if zygote is not None:
                 self._discard(zygote)
                 zygote = None
-            return judge_error(
-                f"judge failure: {type(exc).__name__}: {exc}"[:300], seed=request.seed
-            )
+            # Redacted before it is cut: a cut path cannot be recognised any more.
+            detail = redact_host_paths(f"judge failure: {type(exc).__name__}: {exc}")
+            return judge_error(detail[:300], seed=request.seed)
         finally:
             if zygote is not None:
                 self._checkin(zygote)

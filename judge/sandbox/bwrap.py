@@ -33,6 +33,12 @@ SANDBOX_ENV: dict[str, str] = {
 
 
 SANDBOX_DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
+# /dev/random and /dev/urandom are not the host's nodes: a write open of those reached the
+# host's input pool. Each zygote gets a private, read-only file of random bytes under each
+# name instead (``--ro-bind-data``): reads work (the libraries draw from getrandom anyway),
+# write opens fail with EROFS, and nothing is shared with another zygote or the host.
+ENTROPY_DEVICES = ("/dev/random", "/dev/urandom")
+ENTROPY_BYTES = 256 * 1024
 
 
 def find_bwrap() -> str:
@@ -56,8 +62,16 @@ def _parent_folders(paths: list[str]) -> list[str]:
     return sorted(folders, key=lambda folder: (folder.count("/"), folder))
 
 
-def build_argv(rootfs: RootFs, control_fd: int, userns_fd: int | None = None) -> list[str]:
+def build_argv(
+    rootfs: RootFs,
+    control_fd: int,
+    userns_fd: int | None = None,
+    entropy_fds: tuple[int, ...] = (),
+) -> list[str]:
     """bwrap argv for a zygote that talks to the host on ``control_fd`` (inherited).
+
+    ``entropy_fds``: one readable fd per ``ENTROPY_DEVICES`` entry, whose bytes become that
+    node's content (empty: the host's nodes, for callers that test older layouts).
 
     ``userns_fd``: a user namespace mapping host root and the pool uid (identity.py); bwrap
     sets up as root in it and the harness switches to the pool uid. None (a worker that is
@@ -100,8 +114,12 @@ def build_argv(rootfs: RootFs, control_fd: int, userns_fd: int | None = None) ->
     # which is remounted read-only below; the nodes themselves are remounted read-only by the
     # harness (bwrap's --remount-ro would add nodev and make them unusable).
     argv += ["--dir", "/dev"]
+    private = dict(zip(ENTROPY_DEVICES, entropy_fds, strict=False))
     for device in SANDBOX_DEVICES:
-        argv += ["--dev-bind", device, device]
+        if device in private:
+            argv += ["--perms", "0444", "--ro-bind-data", str(private[device]), device]
+        else:
+            argv += ["--dev-bind", device, device]
     argv += [
         "--chdir",
         "/",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import secrets
 import signal
 import time
 
@@ -264,29 +265,38 @@ def _enable_controllers(directory: pathlib.Path) -> None:
         _write(directory / "cgroup.subtree_control", " ".join(f"+{c}" for c in missing))
 
 
-def _pid_alive(pid: int) -> bool:
-    return os.path.exists(f"/proc/{pid}")
-
+# A slot holds its verdict child from the moment it is created (milliseconds apart), so an
+# empty one this old belongs to nobody. Slot names are random (``fmjudge-<16 hex>``), never a
+# pid: two containers sharing a cgroup tree see each other's slots but not each other's pids.
+STALE_SLOT_AGE_S = 600.0
 
 _cleaned: set[pathlib.Path] = set()
 
 
+def slot_name() -> str:
+    """A slot name unique across every worker that may share this cgroup tree."""
+    return f"fmjudge-{secrets.token_hex(8)}"
+
+
 def remove_stale_slots(directory: pathlib.Path) -> None:
-    """Remove empty slots left by dead workers (``fmjudge-<pid>-<n>`` whose pid is gone).
+    """Remove slots left empty by dead workers (older than ``STALE_SLOT_AGE_S``).
 
     A worker killed without running its atexit handlers leaves its (empty) slot folders.
+    The kernel refuses to remove a cgroup that holds a process, and a live slot is never
+    empty for long, so another worker's slot (in another container too) is left alone.
     Done once per folder and process.
     """
     if directory in _cleaned:
         return
     _cleaned.add(directory)
+    now = time.time()
     with contextlib.suppress(OSError):
         for entry in directory.iterdir():
-            parts = entry.name.split("-")
-            if len(parts) == 3 and parts[0] == "fmjudge" and parts[1].isdigit():
-                if not _pid_alive(int(parts[1])):
-                    with contextlib.suppress(OSError):
-                        entry.rmdir()
+            if not entry.name.startswith("fmjudge-") or not entry.is_dir():
+                continue
+            with contextlib.suppress(OSError):
+                if now - entry.stat().st_mtime > STALE_SLOT_AGE_S:
+                    entry.rmdir()
 
 
 def create_slot(name: str) -> CgroupSlot | None:

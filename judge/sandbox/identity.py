@@ -108,12 +108,42 @@ def is_root() -> bool:
     return os.geteuid() == 0
 
 
-def lease_uid() -> UidLease:
-    """Lease a free pool uid (the worker must be root)."""
+def uid_range() -> tuple[int, int]:
+    """(base, count) of this worker's pool uids (JUDGE_SANDBOX_UID_BASE/COUNT)."""
     base = _env_int("JUDGE_SANDBOX_UID_BASE", DEFAULT_UID_BASE)
     count = _env_int("JUDGE_SANDBOX_UID_COUNT", DEFAULT_UID_COUNT)
-    if base < 1000 or base == SANDBOX_INNER_UID:
+    if base < 1000 or base <= SANDBOX_INNER_UID < base + count:
         raise SandboxUnavailable(f"JUDGE_SANDBOX_UID_BASE={base} would reuse a system uid")
+    return base, count
+
+
+def lease_scope() -> dict[str, object]:
+    """Where this worker's leases are exclusive: one kernel (its boot id) and one lock folder.
+
+    Two workers whose leases could collide run on the same kernel (uids are per kernel) with
+    different lock folders (e.g. each container's own /run): their uid ranges must then be
+    disjoint. Workers sharing a lock folder (one host folder mounted in every container has
+    the same device and inode everywhere) are kept apart by the flock itself.
+    """
+    with open("/proc/sys/kernel/random/boot_id") as handle:
+        kernel = handle.read().strip()
+    info = os.stat(_lock_dir())
+    base, count = uid_range()
+    return {"kernel": kernel, "lock": f"{info.st_dev}:{info.st_ino}", "base": base, "count": count}
+
+
+def conflicting_scope(mine: dict[str, object], other: dict[str, object]) -> bool:
+    """Whether two workers' leases could hand the same host uid to two sandboxes at once."""
+    if mine.get("kernel") != other.get("kernel") or mine.get("lock") == other.get("lock"):
+        return False
+    a, a_count = int(str(mine["base"])), int(str(mine["count"]))
+    b, b_count = int(str(other["base"])), int(str(other["count"]))
+    return a < b + b_count and b < a + a_count
+
+
+def lease_uid() -> UidLease:
+    """Lease a free pool uid (the worker must be root)."""
+    base, count = uid_range()
     directory = _lock_dir()
     busy = _uids_in_use()
     for uid in range(base, base + count):

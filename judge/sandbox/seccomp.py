@@ -90,8 +90,6 @@ ALLOWED_SYSCALLS: dict[str, int] = {
     "statx": 332,
     "faccessat2": 439,
     "close_range": 436,
-    "fstatfs": 138,
-    "statfs": 137,
     # memory
     "mmap": 9,
     "mprotect": 10,
@@ -257,15 +255,19 @@ F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL = 0, 1, 2, 3, 4
 F_DUPFD_CLOEXEC, F_GETPIPE_SZ = 1030, 1032
 PR_GET_DUMPABLE, PR_SET_NAME, PR_GET_NAME, PR_GET_SECCOMP = 3, 15, 16, 21
 PR_GET_NO_NEW_PRIVS, PR_SET_VMA = 39, 0x53564D41
-PRCTL_OPTIONS: tuple[int, ...] = (PR_GET_DUMPABLE, PR_SET_NAME, PR_GET_NAME, PR_GET_SECCOMP)
+# Not PR_SET_NAME: it renames the verdict in the host's `ps`.
+PRCTL_OPTIONS: tuple[int, ...] = (PR_GET_DUMPABLE, PR_GET_NAME, PR_GET_SECCOMP)
 PRCTL_OPTIONS += (PR_GET_NO_NEW_PRIVS, PR_SET_VMA)
 
 # (syscall, argument index, allowed values of that argument's low 32 bits); other values EPERM.
 # No lock commands (a covert channel across sandboxes), no SIGIO ownership (F_SETOWN/F_SETSIG
-# made the kernel kill the zygote by proxy), no TIOCSTI, no PR_SET_DUMPABLE/PR_SET_PTRACER.
+# made the kernel kill the zygote by proxy), no F_SETFL (file status flags live in the open
+# file description: O_APPEND set by one verdict was read by the next), no TIOCSTI, no
+# PR_SET_DUMPABLE/PR_SET_PTRACER. statfs/fstatfs are not allowed either (ENOSYS): they told a
+# verifier the size and use of the host's disks.
 ALLOWED_ARGUMENTS: tuple[tuple[int, int, tuple[int, ...]], ...] = (
     (SYS_IOCTL, 1, (TCGETS, TIOCGWINSZ, FIONREAD, FIONCLEX, FIOCLEX)),
-    (SYS_FCNTL, 1, (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ)),
+    (SYS_FCNTL, 1, (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ)),
     (SYS_PRCTL, 0, PRCTL_OPTIONS),
 )
 # Allowed only on the calling process itself: argument 0 (a pid) must be 0.

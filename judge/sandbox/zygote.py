@@ -21,12 +21,11 @@ import select
 import signal
 import socket
 import subprocess  # noqa: S404 -- starts bubblewrap with an argv we build
-import threading
 from typing import Any
 
 from judge.sandbox import identity, procs, seccomp
-from judge.sandbox.bwrap import build_argv
-from judge.sandbox.cgroup import CgroupSlot, create_slot
+from judge.sandbox.bwrap import ENTROPY_BYTES, ENTROPY_DEVICES, build_argv
+from judge.sandbox.cgroup import CgroupSlot, create_slot, slot_name
 from judge.sandbox.channel import ChannelClosed, close_all, parse_frames, peer_pid, receive
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.rootfs import build_rootfs
@@ -47,15 +46,15 @@ MAX_PIDS = 16  # threads included; fork is refused by seccomp anyway
 ZYGOTE_START_TIMEOUT_S = 60.0
 RECYCLE_AFTER_JOBS = 500  # fresh zygote now and then: heap growth, shared ASLR layout
 
-_counter_lock = threading.Lock()
-_counter = 0
 
-
-def _next_name() -> str:
-    global _counter
-    with _counter_lock:
-        _counter += 1
-        return f"fmjudge-{os.getpid()}-{_counter}"
+def _entropy_fd(device: str) -> int:
+    """A sealed-for-reading memfd of fresh random bytes: a zygote's private ``device``."""
+    fd = os.memfd_create(f"fmjudge{device.replace('/', '-')}", os.MFD_CLOEXEC)
+    data = memoryview(secrets.token_bytes(ENTROPY_BYTES))
+    while data:
+        data = data[os.write(fd, data) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -121,7 +120,7 @@ class Zygote:
         self._use_cgroup = use_cgroup
         self._cgroup_kind: str | None = None
         if use_cgroup:
-            probe = create_slot(_next_name())
+            probe = create_slot(slot_name())
             if probe is not None:
                 self._cgroup_kind = probe.kind
                 probe.remove()
@@ -163,9 +162,11 @@ class Zygote:
             userns_fd = identity.user_namespace_fd(self._lease.uid)
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = host_end
+        entropy = [_entropy_fd(device) for device in ENTROPY_DEVICES]
         try:
-            argv = build_argv(rootfs, zygote_end.fileno(), userns_fd)
+            argv = build_argv(rootfs, zygote_end.fileno(), userns_fd, tuple(entropy))
             passed = [zygote_end.fileno(), *([userns_fd] if userns_fd is not None else [])]
+            passed += entropy
             self._process = subprocess.Popen(  # noqa: S603
                 argv,
                 pass_fds=passed,
@@ -182,6 +183,7 @@ class Zygote:
             raise SandboxUnavailable(f"cannot start bubblewrap: {exc}") from exc
         finally:
             zygote_end.close()
+            close_all(entropy)
             if userns_fd is not None:
                 os.close(userns_fd)
         config = {
@@ -307,7 +309,7 @@ class Zygote:
             os.set_blocking(fd, False)
         child = _Child(ns_pid, host_pid, pidfd, job_w, result_r, output_r)
         if self._cgroup_kind is not None:
-            slot = create_slot(_next_name())
+            slot = create_slot(slot_name())
             if slot is None:
                 os.close(pidfd)
                 for fd in (job_w, result_r, output_r):

@@ -56,3 +56,38 @@ def test_v2_slot_lives_beside_the_workers_leaf(
     assert slot.procs() == [4242]
     assert slot.peak_bytes() == 1234
     assert slot.oom_kills() == 2
+
+
+def test_slot_names_are_random_not_the_workers_pid_view() -> None:
+    names = {cgroup.slot_name() for _ in range(100)}
+
+    assert len(names) == 100
+    assert all(name.startswith("fmjudge-") and str(os.getpid()) not in name for name in names)
+
+
+def test_another_containers_live_slot_is_not_removed_as_stale() -> None:
+    """A worker in another pid namespace: its pid means nothing here. Its empty, fresh slot
+    (between its creation and the child's move, or retired) survives our clean-up."""
+    other = cgroup.create_slot("fmjudge-999999-1")  # a pid that no process here has
+    assert other is not None
+    folders = [pathlib.Path(path) for path in other.dirs()]
+    try:
+        for folder in folders:
+            cgroup._cleaned.discard(folder.parent)
+            cgroup.remove_stale_slots(folder.parent)
+        assert all(folder.is_dir() for folder in folders)
+    finally:
+        assert other.try_remove() is True
+
+
+def test_an_old_empty_slot_is_removed(tmp_path: pathlib.Path) -> None:
+    old, fresh, foreign = (tmp_path / n for n in ("fmjudge-aa", "fmjudge-bb", "system.slice"))
+    for folder in (old, fresh, foreign):
+        folder.mkdir()
+    long_ago = os.stat(tmp_path).st_mtime - cgroup.STALE_SLOT_AGE_S - 60
+    os.utime(old, (long_ago, long_ago))
+    os.utime(foreign, (long_ago, long_ago))
+
+    cgroup.remove_stale_slots(tmp_path)
+
+    assert (old.exists(), fresh.exists(), foreign.exists()) == (False, True, True)

@@ -1,0 +1,167 @@
+"""Verdicts do not talk to each other or to the host (issue 25 §4), through the real sandbox.
+
+Each attack is a verifier run by the real judge: the verdict says what the sandbox let
+through, and the host side is checked from outside (kcmp on the live processes).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pathlib
+import sys
+
+import pytest
+
+from judge.python import PythonJob, PythonJudge
+from judge.sandbox import seccomp
+from judge.verdict import Outcome, Reason
+
+_libc = ctypes.CDLL(None, use_errno=True)
+SYS_KCMP, KCMP_FILE = 312, 0
+
+
+def _judge(judge: PythonJudge, source: str, solution: str = "x"):
+    return judge.judge(PythonJob(source, solution, seed=1, time_limit_s=10, memory_limit_mb=256))
+
+
+def _accepted(judge: PythonJudge, source: str) -> None:
+    verdict = _judge(judge, source)
+    assert verdict.verdict is Outcome.ACCEPTED, (verdict.reason, verdict.detail)
+
+
+def test_f_setfl_is_refused_and_f_getfl_allowed(python_judge: PythonJudge) -> None:
+    _accepted(
+        python_judge,
+        "import fcntl, os\n"
+        "def verify(solution, rng):\n"
+        "    try:\n"
+        "        fcntl.fcntl(0, fcntl.F_SETFL, os.O_APPEND)\n"
+        "    except PermissionError:\n"
+        "        pass\n"
+        "    else:\n"
+        "        return False\n"
+        "    return not fcntl.fcntl(0, fcntl.F_GETFL) & os.O_APPEND\n",
+    )
+    # And the next verdict sees no flag whatever the previous one tried.
+    _accepted(
+        python_judge,
+        "import fcntl, os\n"
+        "def verify(solution, rng):\n"
+        "    return not fcntl.fcntl(0, fcntl.F_GETFL) & (os.O_APPEND | os.O_NONBLOCK)\n",
+    )
+
+
+def _same_file(pid_a: int, fd_a: int, pid_b: int, fd_b: int) -> bool:
+    result = _libc.syscall(SYS_KCMP, pid_a, pid_b, KCMP_FILE, fd_a, fd_b)
+    assert result != -1, os.strerror(ctypes.get_errno())
+    return result == 0
+
+
+def test_each_verdict_child_has_its_own_dev_null_description(python_judge: PythonJudge) -> None:
+    """kcmp(KCMP_FILE): the idle child's fd 0 is no open file description of its zygote's,
+    so nothing (flags, offset) of it is shared with the zygote's other children."""
+    if os.geteuid() != 0:
+        pytest.fail("kcmp on the sandbox's processes needs the test to run as root")
+    python_judge.warm_up()
+    zygote = python_judge._all[0]  # noqa: SLF001 -- the test looks inside on purpose
+    zygote.prepare()
+    child = zygote._child  # noqa: SLF001
+    assert child is not None
+    stat = pathlib.Path(f"/proc/{child.host_pid}/stat").read_text()
+    zygote_pid = int(stat[stat.rfind(")") + 2 :].split()[1])
+    zygote_fds = [int(fd) for fd in os.listdir(f"/proc/{zygote_pid}/fd")]
+    assert zygote_fds
+    assert os.readlink(f"/proc/{child.host_pid}/fd/0") == "/dev/null"
+    shared = [fd for fd in zygote_fds if _same_file(child.host_pid, 0, zygote_pid, fd)]
+    assert shared == [], f"the child's fd 0 is the zygote's fd {shared}"
+
+
+def test_statfs_and_fstatfs_answer_enosys(python_judge: PythonJudge) -> None:
+    _accepted(
+        python_judge,
+        "import errno, os\n"
+        "def verify(solution, rng):\n"
+        "    for call in (lambda: os.statvfs('/'), lambda: os.fstatvfs(0)):\n"
+        "        try:\n"
+        "            call()\n"
+        "        except OSError as exc:\n"
+        "            if exc.errno != errno.ENOSYS:\n"
+        "                return False\n"
+        "        else:\n"
+        "            return False\n"
+        "    return True\n",
+    )
+
+
+def test_pr_set_name_is_refused(python_judge: PythonJudge) -> None:
+    _accepted(
+        python_judge,
+        # At module level: ctypes is the verifier's own code there (the guard arms for verify).
+        "import ctypes, errno\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "name = ctypes.create_string_buffer(16)\n"
+        "libc.prctl(16, name, 0, 0, 0)\n"  # PR_GET_NAME still works
+        "REFUSED = libc.prctl(15, b'innocent', 0, 0, 0) == -1 and ctypes.get_errno() == 1\n"
+        "def verify(solution, rng):\n"
+        "    return REFUSED and name.value != b''\n",
+    )
+
+
+def test_the_entropy_nodes_are_private_read_only_files(python_judge: PythonJudge) -> None:
+    _accepted(
+        python_judge,
+        "import os, stat\n"
+        "def verify(solution, rng):\n"
+        "    for device in ('/dev/random', '/dev/urandom'):\n"
+        "        if stat.S_ISCHR(os.stat(device).st_mode):\n"
+        "            return False\n"  # the host's node would be a character device
+        "        for mode in ('wb', 'ab', 'r+b'):\n"
+        "            try:\n"
+        "                open(device, mode).write(b'x' * 64)\n"
+        "            except OSError:\n"
+        "                continue\n"
+        "            return False\n"
+        "        with open(device, 'rb') as handle:\n"
+        "            if len(set(handle.read(4096))) < 200:\n"
+        "                return False\n"  # not random bytes
+        "    return True\n",
+    )
+
+
+def test_host_paths_are_redacted_before_the_detail_is_cut(python_judge: PythonJudge) -> None:
+    host = os.path.realpath(sys.base_prefix)
+    assert len(host) > 4
+    for pad in range(250, 300, 7):
+        verdict = _judge(
+            python_judge,
+            "import os\n"
+            "def verify(solution, rng):\n"
+            f"    raise ValueError('x' * {pad} + os.__file__)\n",
+        )
+        assert verdict.reason is Reason.RUNTIME_ERROR
+        assert host[:4] not in verdict.detail, (pad, verdict.detail)
+        assert "pyenv" not in verdict.detail and ".venv" not in verdict.detail
+
+
+def test_the_filter_allows_no_f_setfl_pr_set_name_or_statfs() -> None:
+    arguments = {number: values for number, _, values in seccomp.ALLOWED_ARGUMENTS}
+    assert seccomp.F_SETFL not in arguments[seccomp.SYS_FCNTL]
+    assert seccomp.F_GETFL in arguments[seccomp.SYS_FCNTL]
+    assert seccomp.PR_SET_NAME not in arguments[seccomp.SYS_PRCTL]
+    assert not {"statfs", "fstatfs"} & set(seccomp.ALLOWED_SYSCALLS)
+
+
+def test_the_entropy_nodes_are_bound_from_private_data_not_the_hosts_devices() -> None:
+    from judge.sandbox.bwrap import ENTROPY_DEVICES, build_argv
+    from judge.sandbox.rootfs import build_rootfs
+
+    argv = build_argv(build_rootfs(), 7, None, (11, 12))
+    options = argv[: argv.index("--")]
+    data = [
+        (options[i + 1], options[i + 2]) for i, a in enumerate(options) if a == "--ro-bind-data"
+    ]
+    devices = [options[i + 1] for i, a in enumerate(options) if a == "--dev-bind"]
+
+    assert data == list(zip(("11", "12"), ENTROPY_DEVICES, strict=True))
+    assert devices == ["/dev/null", "/dev/zero"]
