@@ -280,6 +280,14 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
         raise ToolchainUnavailable(
             "no second kernel: install nanoda (COMPARATOR_NANODA) or set JUDGE_LEAN_PARANOID=1"
         )
+    if nanoda is None and standalone is not None:
+        # `--paranoid` belongs to `lake comparator`; a standalone comparator runs only the
+        # kernels its config names, so without nanoda there would be no second kernel at all.
+        raise ToolchainUnavailable(
+            "JUDGE_LEAN_PARANOID=1 adds kernels only to `lake comparator`; the standalone "
+            "comparator (JUDGE_LEAN_COMPARATOR) runs its second kernel from `external_kernels`, "
+            "so install nanoda (COMPARATOR_NANODA)"
+        )
 
     projects_raw = env.get("JUDGE_LEAN_PROJECTS_DIR", "").strip()
     if not projects_raw:

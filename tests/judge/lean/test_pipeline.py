@@ -25,6 +25,11 @@ SOLUTIONS = sorted((PROGRAMS / "solutions").glob("*.lean"))
 SLOW_CASES = {"hang.lean", "comparator_hang.lean", "alloc.lean"}
 
 
+def job_folders(fake: FakeToolchain) -> list[Path]:
+    """What is left in the work folder besides the shared synthesized /etc files."""
+    return [p for p in fake.work_dir.iterdir() if not p.name.startswith(".etc-")]
+
+
 def expected(path: Path) -> tuple[Outcome, Reason | None, tuple[str, ...]]:
     line = next(line for line in path.read_text().splitlines() if line.startswith("-- expect:"))
     words = line.removeprefix("-- expect:").split()
@@ -329,7 +334,7 @@ def test_comparator_broken_inside_its_own_sandbox_is_a_judge_error_not_a_rejecti
     assert verdict.reason is None
     assert "self-check" in verdict.detail
     assert comparator_runs(fake_toolchain) == 2  # the job's, then the known-good canary's
-    assert list(fake_toolchain.work_dir.iterdir()) == []
+    assert job_folders(fake_toolchain) == []
 
 
 def test_build_broken_for_every_solution_is_a_judge_error_not_a_compile_error(
@@ -356,7 +361,7 @@ def test_a_rejection_stands_when_the_known_good_canary_is_accepted(
     entries = [p for p in fake_toolchain.cache_dir.iterdir() if p.is_dir() and p.name != ".staging"]
     assert len(entries) == 2
     assert fake_toolchain.lake_builds().count("Verifier") == 2
-    assert list(fake_toolchain.work_dir.iterdir()) == []
+    assert job_folders(fake_toolchain) == []
 
 
 def test_accepted_and_limit_verdicts_run_no_canary(fake_toolchain: FakeToolchain) -> None:
@@ -369,7 +374,7 @@ def test_accepted_and_limit_verdicts_run_no_canary(fake_toolchain: FakeToolchain
 def test_job_folders_are_removed_afterwards(fake_toolchain: FakeToolchain) -> None:
     judge_lean(job(program("solutions/ok.lean")))
 
-    assert list(fake_toolchain.work_dir.iterdir()) == []
+    assert job_folders(fake_toolchain) == []
 
 
 def test_build_that_hangs_is_killed_with_its_whole_tree(
