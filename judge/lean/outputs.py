@@ -110,7 +110,8 @@ def collect_outputs(
         target = destination / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         # A copy (never a link): the build layer is deleted, the copy is what later steps see.
-        shutil.copyfile(upper / relative, target, follow_symlinks=False)
+        # Times are kept so that a Lake comparing them finds the outputs as fresh as it wrote.
+        shutil.copy2(upper / relative, target, follow_symlinks=False)
     return unexpected
 
 

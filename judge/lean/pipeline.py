@@ -32,6 +32,7 @@ from judge.lean import project as gen
 from judge.lean.canary import check_sandbox
 from judge.lean.compare import OUT_MOUNT, run_comparator
 from judge.lean.limits import RunResult
+from judge.lean.modules import solution_module_error
 from judge.lean.outcome import FAKE_VERSION_SUFFIX, JobRun, axiom_verdict, limit_verdict
 from judge.lean.outputs import collect_outputs
 from judge.lean.prepare import (
@@ -130,6 +131,9 @@ def _judge(job: LeanJob, toolchain: Toolchain | None) -> Verdict:
         return judge_error(f"unknown Lean project {job.project!r}")
     if not isinstance(job.verifier_source, str):
         return judge_error("the verifier source must be text")
+    module_error = solution_module_error(job.verifier_source, text)
+    if module_error is not None:
+        return rejected(Reason.INVALID_SOLUTION, module_error)
     limits = _validate_limits(job)
     if isinstance(limits, Verdict):
         return limits

@@ -35,6 +35,7 @@ from judge.lean import project as gen
 from judge.lean.allow import parse_allow_line
 from judge.lean.canary import check_sandbox
 from judge.lean.limits import RunResult
+from judge.lean.modules import verifier_module_error
 from judge.lean.outputs import UnexpectedOutput, collect_outputs
 from judge.lean.project import SpecKind
 from judge.lean.sandbox import Layers
@@ -187,6 +188,9 @@ def prepare_verifier(
     allow = parse_allow_line(source)
     if not allow.ok:
         raise VerifierRejected("; ".join(allow.errors))
+    module_error = verifier_module_error(source)
+    if module_error is not None:
+        raise VerifierRejected(module_error)
 
     key = cache_key(source, project, toolchain)
     entry = toolchain.cache_dir / key

@@ -130,7 +130,7 @@ def test_lake_subcommand_option_is_refused(
     verdict = judge_lean(job(program("solutions/ok.lean")))
 
     assert verdict.verdict is Outcome.JUDGE_ERROR
-    assert "pre-4.35 name" in verdict.detail
+    assert "4.35 development line" in verdict.detail
     assert fake_toolchain.calls("lake") == []
 
 
@@ -453,7 +453,7 @@ def test_pre_checks_reject_without_running_anything(
         ("verifier_answer.lean", "the verifier declares `answer`"),
         ("verifier_compile_error.lean", "the verifier does not compile (first error at line 3"),
         ("no_spec.lean", "must define a root-level `Spec : Prop`"),
-        ("native_allowed.lean", "`Lean.ofReduceBool` cannot be honoured"),
+        ("native_allowed.lean", "`Lean.ofReduceBool` no longer exists in Lean 4.35.0"),
     ],
 )
 def test_unfit_verifier_is_a_judge_error_and_no_solution_is_built(
