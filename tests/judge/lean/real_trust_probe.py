@@ -101,6 +101,24 @@ def main() -> None:
         toolchain, layers, ["/bin/sh", "-c", script], time_limit_s=60, memory_limit_mb=2048
     )
     out["etc"] = {"exit": result.exit_code, "output": result.output_tail.decode("utf-8", "replace")}
+    # How Lake writes an olean (a temporary file renamed over the target): beside the prepared,
+    # read-only Verifier.olean of a lower layer this SUCCEEDS, into the step's upper layer, while
+    # an in-place overwrite fails. A rebuild inside a job does not fail closed; it stays there.
+    olean = ".lake/build/lib/lean/Verifier.olean"
+    rename = (
+        f"if {{ echo in-place > {olean}; }} 2>/dev/null; then echo inplace=yes; "
+        "else echo inplace=no; fi; "
+        f"echo rebuilt > {olean}.tmp && mv -f {olean}.tmp {olean} && echo rename=yes; cat {olean}"
+    )
+    result = run_step(
+        toolchain, layers, ["/bin/sh", "-c", rename], time_limit_s=60, memory_limit_mb=2048
+    )
+    out["rebuild"] = {
+        "exit": result.exit_code,
+        "output": result.output_tail.decode("utf-8", "replace"),
+        "upper": (layers.upper / olean).read_text() if (layers.upper / olean).is_file() else None,
+        "prepared": (honest.build_dir / olean).read_text(),
+    }
     print(json.dumps(out))
 
 

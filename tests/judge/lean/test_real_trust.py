@@ -153,3 +153,15 @@ def test_a_job_reads_synthesized_account_files_not_the_hosts(trust: dict) -> Non
         "*",
         "nobody",
     ]
+
+
+def test_a_rebuild_inside_a_job_succeeds_in_its_own_layer_and_never_touches_the_prepared(
+    trust: dict,
+) -> None:
+    # docs/lean-judge.md: the read-only prepared files do not make a rebuild fail closed, because
+    # Lake writes oleans through a rename; the rebuilt file stays in the step's layer.
+    rebuild = trust["rebuild"]
+    assert rebuild["exit"] == 0, rebuild["output"]
+    assert rebuild["output"].split() == ["inplace=no", "rename=yes", "rebuilt"]
+    assert rebuild["upper"] == "rebuilt\n"
+    assert "FAKE OLEAN Verifier" in rebuild["prepared"]
