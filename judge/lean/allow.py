@@ -4,17 +4,20 @@ Only the verifier's first line counts, and it must be exactly
 
     -- judge: allow NAME[, NAME...]
 
-with ASCII Lean identifiers. Anything that *looks* like a judge directive but is not exactly that
-line (on another line, inside a block comment, after a byte-order mark, with look-alike letters,
-misspelt) is a publishing error rather than silently ignored: an author who meant to widen the
-allowlist must learn at publishing time that it did not happen, and a directive that is ignored in
-one place and honoured in another is a trap.
+with ASCII Lean identifiers. A first line that *looks* like a judge directive but is not exactly
+that line (inside a block comment, after a byte-order mark, with look-alike letters, misspelt) is
+a publishing error rather than silently ignored: an author who meant to widen the allowlist must
+learn at publishing time that it did not happen. A directive-looking text on any *other* line (a
+doc comment that quotes the syntax, a string literal) is only a WARNING: it changes nothing, the
+verifier publishes with the standard axioms (plus its first line's), and the author is told so.
 
 Policy on the pinned toolchain (Lean >= 4.35, see docs/lean-judge.md): `Lean.ofReduceBool`,
-`Lean.trustCompiler` and anything naming a `_native` axiom cannot be honoured, because since Lean
-4.29 every `native_decide` produces its own fresh axiom that no kernel can check, that comparator
-cannot permit (a permitted axiom must exist identically in the challenge), and whose name a
-solution can imitate. Those names are a publishing error. `sorryAx` can never be allowed.
+`Lean.ofReduceNat` and `Lean.trustCompiler` no longer exist in Lean 4.35.0 (removed by lean4
+PR 14953), so the example allow line of seed 004 is obsolete; anything naming a `_native` axiom
+cannot be honoured either, because every `native_decide` produces its own fresh axiom that no
+kernel can check, that Comparator cannot permit (a permitted axiom must exist identically in the
+challenge), and whose name a solution can imitate. Those names are a publishing error. `sorryAx`
+can never be allowed.
 """
 
 from __future__ import annotations
@@ -82,19 +85,14 @@ _CONFUSABLES = str.maketrans(
 # Names that can never be widened into the allowlist, with the reason shown to the author.
 _REFUSED_NAMES: dict[str, str] = {
     "sorryAx": "`sorryAx` is what `sorry` elaborates to; it can never be allowed",
-    "Lean.ofReduceBool": (
-        "`Lean.ofReduceBool` cannot be honoured on the pinned toolchain (Lean >= 4.35): since "
-        "Lean 4.29 each `native_decide` produces its own fresh axiom that no kernel can check "
-        "and that a solution could imitate by name; prove it with `decide` instead"
-    ),
-    "Lean.trustCompiler": (
-        "`Lean.trustCompiler` cannot be honoured on the pinned toolchain (Lean >= 4.35): "
-        "native computation is not checkable by any kernel; use `decide`"
-    ),
-    "Lean.ofReduceNat": (
-        "`Lean.ofReduceNat` cannot be honoured on the pinned toolchain (Lean >= 4.35): "
-        "native computation is not checkable by any kernel"
-    ),
+    **{
+        name: (
+            f"`{name}` no longer exists in Lean 4.35.0 (removed by lean4 PR 14953), so it "
+            "cannot be allowed (the example allow line of seed 004 is obsolete); "
+            "`native_decide` is rejected on this judge: prove it with `decide`"
+        )
+        for name in ("Lean.ofReduceBool", "Lean.ofReduceNat", "Lean.trustCompiler")
+    },
 }
 
 
@@ -103,11 +101,13 @@ class AllowParse:
     """The result of reading a verifier's allow line.
 
     ``widened`` lists the extra names in the order written (deduplicated, standard axioms
-    dropped); ``errors`` is empty exactly when the verifier's directives are valid.
+    dropped); ``errors`` is empty exactly when the verifier's directives are valid;
+    ``warnings`` name directive-looking text after the first line (it changes nothing).
     """
 
     widened: tuple[str, ...]
     errors: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -172,12 +172,14 @@ def parse_allow_line(source: str) -> AllowParse:
     lines = source.split("\n")
     first = lines[0].removesuffix("\r")
 
-    # Directives anywhere but the first line never count; say so instead of ignoring them.
+    # Directives anywhere but the first line never count; say so, but publish (a doc comment
+    # or a string may quote the syntax).
+    warnings: list[str] = []
     for number, raw in enumerate(lines[1:], start=2):
         if _LOOSE_ALLOW.search(_skeleton(raw)) or _LOOSE_DIRECTIVE.search(_skeleton(raw)):
-            errors.append(
-                f"line {number} looks like a `-- judge:` directive; only the verifier's first "
-                "line counts, so move it there (or reword the comment)"
+            warnings.append(
+                f"line {number} looks like a `-- judge:` directive but only the verifier's "
+                "first line counts: it is ignored (move it to line 1 if you meant it)"
             )
 
     widened: list[str] = []
@@ -217,5 +219,5 @@ def parse_allow_line(source: str) -> AllowParse:
                     elif name not in STANDARD_AXIOMS:
                         widened.append(name)
     if errors:
-        return AllowParse((), tuple(errors))
-    return AllowParse(tuple(widened), ())
+        return AllowParse((), tuple(errors), tuple(warnings))
+    return AllowParse(tuple(widened), (), tuple(warnings))

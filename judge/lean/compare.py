@@ -2,74 +2,50 @@
 
 from __future__ import annotations
 
-import itertools
-import os
 import shlex
-import shutil
-import stat
 from pathlib import Path
 
 from judge.lean import project as gen
 from judge.lean.outcome import JobRun, limit_verdict
+from judge.lean.outputs import collect_outputs
 from judge.lean.prepare import PreparedVerifier
 from judge.lean.sandbox import Layers, comparator_env
 from judge.lean.steps import run_step
+from judge.lean.toolchain import Toolchain
 from judge.verdict import Reason, Verdict, accepted, judge_error, rejected
 
 OUT_MOUNT = "/judge/out"
-# The only files of the solution's build layer that Comparator may see: Lake's outputs for the two
-# untrusted modules, in the two folders Lake writes them to. Everything else the solution wrote
-# during its build (a `lakefile.lean`, which Lake prefers to our `lakefile.toml`; files under
-# `.lake/packages`; other modules' oleans) is dropped, because the processes that decide the
-# verdict (`lake comparator`, or `lake env` in front of standalone comparator) load the workspace
-# from this folder before any sandbox of theirs starts.
-_ARTIFACT_DIRS = (".lake/build/lib/lean", ".lake/build/ir")
 _ARTIFACT_MODULES = ("Submission", "Solution")
-MAX_SCANNED_ENTRIES = 10_000
-
-
-def _plain_directory(root: Path, relative: str) -> Path | None:
-    """``root/relative`` if every component below ``root`` is a real directory (no symlink)."""
-    current = root
-    for part in Path(relative).parts:
-        current = current / part
-        try:
-            mode = current.lstat().st_mode
-        except OSError:
-            return None
-        if not stat.S_ISDIR(mode):
-            return None
-    return current
 
 
 def copy_solution_artifacts(build: Path, artifacts: Path) -> None:
-    """Copy (hard-link where possible) the solution's own build outputs into ``artifacts``.
+    """Copy the solution's own outputs (``Submission.*``, ``Solution.*``) out of a build layer.
 
-    Regular files named ``Submission.*`` or ``Solution.*`` directly in Lake's output folders;
-    symlinks, sub-folders and anything else are skipped. All of the solution's processes are dead
-    by now, so nothing can swap a file between the check and the copy.
+    Everything else the build wrote is dropped (judge.lean.outputs.collect_outputs).
     """
-    artifacts.mkdir(parents=True, exist_ok=True)
-    for relative in _ARTIFACT_DIRS:
-        folder = _plain_directory(build, relative)
-        if folder is None:
-            continue
-        # The solution chose how many files this folder holds: look at a bounded number (a
-        # missing artifact only makes Comparator's Lake rebuild it in its own sandbox).
-        for entry in itertools.islice(folder.iterdir(), MAX_SCANNED_ENTRIES):
-            if entry.name.split(".", 1)[0] not in _ARTIFACT_MODULES or "." not in entry.name:
-                continue
-            try:
-                if not stat.S_ISREG(entry.lstat().st_mode):
-                    continue
-            except OSError:
-                continue
-            target = artifacts / relative / entry.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(entry, target, follow_symlinks=False)
-            except OSError:
-                shutil.copy2(entry, target, follow_symlinks=False)
+    collect_outputs(build, _ARTIFACT_MODULES, artifacts, strict=False)
+
+
+PARANOID_KERNELS = ("leanchecker-paranoid", "lean4lean", "nanoda", "con-leche", "con-ron")
+
+
+def kernel_checks(toolchain: Toolchain) -> str:
+    """Exactly the kernels step 4 runs with this toolchain, as the verdict names them.
+
+    ``lake comparator`` always runs Lean's kernel (``leanchecker``); ``--paranoid`` adds the
+    bundled kernels; otherwise the config's ``external_kernels`` adds nanoda. Standalone
+    comparator has no ``--paranoid``: it runs Lean's kernel and nanoda from the config, and the
+    preflight refuses it without nanoda (judge.lean.toolchain.discover).
+    """
+    if toolchain.standalone_comparator is None and toolchain.paranoid:
+        return (
+            "Lean's kernel and the bundled kernels of `--paranoid` ("
+            + ", ".join(PARANOID_KERNELS)
+            + ")"
+        )
+    if toolchain.nanoda is not None:
+        return "Lean's kernel and nanoda"
+    return "Lean's kernel"
 
 
 def comparator_layers(job_dir: Path, trusted: tuple[Path, ...]) -> Layers:
@@ -94,9 +70,8 @@ def run_comparator(
     all of them.
     """
     toolchain = run.toolchain
-    artifacts = job_dir / "artifacts"
-    copy_solution_artifacts(job_dir / "build", artifacts)
-    # The solution's artifacts go *under* every trusted layer: challenge artifacts always win.
+    # The solution's outputs were copied to `artifacts/` step by step (pipeline.py); they lie
+    # *under* every trusted layer: the challenge's outputs and the lakefile always win.
     layers = comparator_layers(job_dir, trusted)
     out = job_dir / "out"
     out.mkdir()
@@ -133,10 +108,8 @@ def run_comparator(
         return verdict
     if result.exit_code == 0:
         return accepted(
-            "accepted: the kernel"
-            + (" and the bundled extra kernels" if toolchain.paranoid else " and nanoda")
-            + " check `answer : Spec` against the verifier, using only "
-            + ", ".join(prepared.permitted_axioms),
+            f"accepted: {kernel_checks(toolchain)} checked `answer : Spec` against the "
+            "verifier, using only " + ", ".join(prepared.permitted_axioms),
             axioms=(),
         )
     if result.exit_code == 1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 
 from judge import JUDGE_VERSION
@@ -63,6 +64,27 @@ def limit_verdict(run: JobRun, result: RunResult, phase: str) -> Verdict | None:
     return None
 
 
+# What a rejection may echo of the probe's report (names chosen by the solution's own code, which
+# could encode any file it can read): a few plain names, each short.
+MAX_SHOWN_AXIOMS = 5
+MAX_SHOWN_NAME = 60
+_PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_'!?]*(?:\.[A-Za-z_0-9][A-Za-z0-9_'!?]*)*$")
+UNUSUAL_NAME = "(an axiom with an unusual name)"
+
+
+def shown_axiom_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The probe's names as a verdict may show them: plain ASCII names, capped in count/length."""
+    shown: list[str] = []
+    for name in names[:MAX_SHOWN_AXIOMS]:
+        if not _PLAIN_NAME.match(name):
+            name = UNUSUAL_NAME
+        elif len(name) > MAX_SHOWN_NAME:
+            name = name[: MAX_SHOWN_NAME - 1] + "…"
+        if name not in shown:
+            shown.append(name)
+    return tuple(shown)
+
+
 def axiom_verdict(offending: tuple[str, ...] | None, permitted: tuple[str, ...]) -> Verdict:
     allowed = ", ".join(permitted)
     if not offending:
@@ -70,9 +92,11 @@ def axiom_verdict(offending: tuple[str, ...] | None, permitted: tuple[str, ...])
             Reason.AXIOM_VIOLATION,
             f"the answer rests on an axiom outside the allowlist ({allowed})",
         )
-    detail = f"the answer rests on axioms outside the allowlist ({allowed}): " + ", ".join(
-        offending
-    )
+    shown = shown_axiom_names(offending)
+    more = len(offending) - min(len(offending), MAX_SHOWN_AXIOMS)
+    detail = f"the answer rests on axioms outside the allowlist ({allowed}): " + ", ".join(shown)
+    if more:
+        detail += f" and {more} more"
     if any("._native." in name or name.startswith("_native.") for name in offending):
         detail += (
             "; native_decide and other native computation cannot be checked by a kernel and "
@@ -80,4 +104,4 @@ def axiom_verdict(offending: tuple[str, ...] | None, permitted: tuple[str, ...])
         )
     elif "sorryAx" in offending:
         detail += "; the proof contains sorry"
-    return rejected(Reason.AXIOM_VIOLATION, detail, axioms=offending)
+    return rejected(Reason.AXIOM_VIOLATION, detail, axioms=shown)

@@ -12,9 +12,12 @@ Steps, each in its own sandbox under the job's outer limits (the time budget is 
 Steps 1-3 only ever *reject* and only name the reason; they are decided by exit codes. ACCEPTED
 comes from Comparator's exit status 0 and from nothing else; no output is parsed for a verdict
 and no log text is shown (the untrusted build shares Comparator's stdout: see the decoy in
-shared/reference/003). For step 4 the prepared verifier and the job's trusted sources are
-layered *above* whatever the solution build wrote, so a solution can never shadow the challenge's
-build artifacts (Comparator Live's overlay order).
+shared/reference/003). Each step builds into a fresh upper layer of its
+own that is discarded afterwards; only the module's own outputs (``Submission.*``, then
+``Solution.*``) are copied out (judge.lean.outputs) into ``artifacts/``, which every later step
+mounts *beneath* the trusted layers (project, prepared verifier, job sources). So a later step's
+lakefile, toolchain, Mathlib and challenge outputs come only from read-only trusted layers, and
+nothing a solution's build wrote can shadow them (Comparator Live's overlay order).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from judge.lean import project as gen
 from judge.lean.canary import check_sandbox
 from judge.lean.compare import OUT_MOUNT, run_comparator
 from judge.lean.limits import RunResult
+from judge.lean.modules import solution_module_error
 from judge.lean.outcome import FAKE_VERSION_SUFFIX, JobRun, axiom_verdict, limit_verdict
+from judge.lean.outputs import collect_outputs
 from judge.lean.prepare import (
     PreparationFailed,
     PreparedVerifier,
@@ -40,7 +45,6 @@ from judge.lean.project import SpecKind
 from judge.lean.sandbox import Layers
 from judge.lean.steps import (
     SandboxFailed,
-    discard_report,
     first_error_position,
     read_name_list,
     remove_stale,
@@ -127,6 +131,9 @@ def _judge(job: LeanJob, toolchain: Toolchain | None) -> Verdict:
         return judge_error(f"unknown Lean project {job.project!r}")
     if not isinstance(job.verifier_source, str):
         return judge_error("the verifier source must be text")
+    module_error = solution_module_error(job.verifier_source, text)
+    if module_error is not None:
+        return rejected(Reason.INVALID_SOLUTION, module_error)
     limits = _validate_limits(job)
     if isinstance(limits, Verdict):
         return limits
@@ -241,9 +248,24 @@ def _write_job_sources(
 def job_layers(
     job_dir: Path, project_dir: Path, prepared: PreparedVerifier
 ) -> tuple[tuple[Path, ...], Layers]:
-    """The trusted lower layers of a job (bottom first) and the layers of its steps 1-3."""
+    """The trusted lower layers of a job (bottom first) and the layers of its first step.
+
+    Later steps are built by :func:`step_layers`: the solution's copied outputs at the very
+    bottom, every trusted layer above them, and a fresh upper layer of their own.
+    """
     trusted = (project_dir, prepared.src_dir, prepared.build_dir, job_dir / "src")
-    return trusted, Layers(lower=trusted, upper=job_dir / "build", workdir=job_dir / "build-work")
+    return trusted, step_layers(job_dir, trusted, "submission")
+
+
+def step_layers(job_dir: Path, trusted: tuple[Path, ...], step: str) -> Layers:
+    """One solution step's overlay: copied outputs beneath the trusted layers, its own upper."""
+    artifacts = job_dir / "artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    return Layers(
+        lower=(artifacts, *trusted),
+        upper=job_dir / "steps" / step / "upper",
+        workdir=job_dir / "steps" / step / "work",
+    )
 
 
 def write_job_sources(
@@ -259,23 +281,32 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
     src = job_dir / "src"
     _write_job_sources(src, solution, prepared, toolchain)
 
-    trusted, build_layers = job_layers(job_dir, project_dir, prepared)
-    check_sandbox(toolchain, build_layers, run.memory_limit_mb)
+    trusted, first_layers = job_layers(job_dir, project_dir, prepared)
+    check_sandbox(toolchain, first_layers, run.memory_limit_mb)
     # The canary is the platform's cost: the solution's time budget starts after it.
     run.started = time.monotonic()
+    artifacts = job_dir / "artifacts"
 
-    def build(module: str) -> RunResult:
+    def build(module: str, step: str) -> tuple[RunResult, Layers]:
+        layers = step_layers(job_dir, trusted, step)
         result = run_step(
             toolchain,
-            build_layers,
+            layers,
             [str(toolchain.lake), "build", module],
             time_limit_s=run.remaining(),
             memory_limit_mb=run.memory_limit_mb,
         )
         run.record(result)
-        return result
+        return result, layers
 
-    result = build("Submission")
+    def hand_on(layers: Layers, modules: tuple[str, ...]) -> None:
+        # Only the module's own outputs travel; the rest of what the build wrote (a
+        # `lakefile.lean`, planted oleans) is dropped with its layer. The solution's processes
+        # are all dead by now.
+        collect_outputs(layers.upper, modules, artifacts, strict=False)
+        remove_tree(layers.upper.parent)
+
+    result, layers = build("Submission", "submission")
     run.build_time_s += result.wall_time_s
     if verdict := limit_verdict(run, result, "the solution's build"):
         return verdict
@@ -283,8 +314,9 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
         position = first_error_position(result.output_tail, "Submission.lean")
         where = f" (first error at line {position[0]}, column {position[1]})" if position else ""
         return rejected(Reason.COMPILE_ERROR, f"the solution does not compile{where}")
+    hand_on(layers, ("Submission",))
 
-    result = build("Solution")
+    result, layers = build("Solution", "solution")
     run.build_time_s += result.wall_time_s
     if verdict := limit_verdict(run, result, "the solution's build"):
         return verdict
@@ -299,11 +331,10 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
             f"the solution must define a root-level {kind} whose type is the verifier's "
             "`Spec` (start it with `import Verifier` and do not define your own `Spec`)",
         )
+    hand_on(layers, ("Solution",))
 
-    # Only the probe's own build may leave a report: drop whatever step 1 wrote at that path
-    # (the solution's processes are all dead by now).
-    discard_report(build_layers.upper, gen.AXIOMS_REPORT)
-    result = build("JudgeAxioms")
+    # The probe builds in a fresh layer: only its own build can leave the report there.
+    result, layers = build("JudgeAxioms", "probe")
     if verdict := limit_verdict(run, result, "the axiom check"):
         return verdict
     if result.exit_code != 0:
@@ -311,8 +342,9 @@ def _judge_in(job_dir: Path, solution: str, prepared: PreparedVerifier, run: Job
         # `core` project `import Lean` pulls all of Lean and Std into the probe, so a correct
         # solution that declares a name Lean also declares, or global notation that breaks the
         # probe's text, fails this build too: then Comparator (which decides axioms) decides.
-        offending = read_name_list(build_layers.upper, gen.AXIOMS_REPORT)
+        offending = read_name_list(layers.upper, gen.AXIOMS_REPORT)
         if offending:
             return axiom_verdict(offending, prepared.permitted_axioms)
+    remove_tree(layers.upper.parent)
 
     return run_comparator(job_dir, trusted, prepared, run)

@@ -4,8 +4,16 @@ A prepared verifier lives in ``<cache>/<key>/`` where ``key`` is the sha256 of t
 source, the project, the toolchain's identity and the judge's version:
 
     src/            lakefile.toml, Verifier.lean, JudgeChallenge.lean, JudgeAudit.lean
-    build/          what the builds wrote (the overlay's upper layer during preparation)
+    build/          the expected outputs only (``Verifier.*``, ``JudgeChallenge.*``,
+                    ``JudgeAudit.*`` under ``.lake/build/lib/lean`` and ``.lake/build/ir``),
+                    COPIED out of each build's own upper layer (judge.lean.outputs)
     prepared.json   spec kind, permitted axioms, timings
+
+Each build writes to a fresh upper layer of its own that is discarded afterwards: ``Verifier``
+over the project and the sources; ``JudgeChallenge`` and ``JudgeAudit`` over those and the
+copied ``Verifier`` outputs, read-only. Whatever else a build wrote (the verifier's ``#eval`` can
+write a ``lakefile.lean``, which Lake prefers to ``lakefile.toml``, or plant oleans) is a
+publishing error that names the file; it never becomes part of a trusted layer.
 
 It is built in a staging folder and renamed into place only when complete, with its files made
 read-only; solution jobs mount it only as a lower overlay layer, so no solution build can write
@@ -27,6 +35,8 @@ from judge.lean import project as gen
 from judge.lean.allow import parse_allow_line
 from judge.lean.canary import check_sandbox
 from judge.lean.limits import RunResult
+from judge.lean.modules import verifier_module_error
+from judge.lean.outputs import UnexpectedOutput, collect_outputs
 from judge.lean.project import SpecKind
 from judge.lean.sandbox import Layers
 from judge.lean.steps import (
@@ -46,8 +56,10 @@ from judge.lean.toolchain import (
 )
 
 # Bump when a generated file changes: prepared builds from older generators are not reused.
-# 2: the audit refuses a verifier that declares `answer`; 3: it reports a widened non-axiom.
-GENERATOR_VERSION = "3"
+# 2: the audit refuses a verifier that declares `answer`; 3: it reports a widened non-axiom;
+# 4: `build/` holds copied expected outputs only (older entries kept a whole upper layer);
+# 5: widened axioms are checked in the challenge's own environment.
+GENERATOR_VERSION = "5"
 MAX_VERIFIER_BYTES = 256 * 1024
 # A failed audit build whose report names nothing is not an axiom problem: the generated audit
 # (`import Verifier`, `import Lean`) did not elaborate beside this verifier. It still cannot be
@@ -176,6 +188,9 @@ def prepare_verifier(
     allow = parse_allow_line(source)
     if not allow.ok:
         raise VerifierRejected("; ".join(allow.errors))
+    module_error = verifier_module_error(source)
+    if module_error is not None:
+        raise VerifierRejected(module_error)
 
     key = cache_key(source, project, toolchain)
     entry = toolchain.cache_dir / key
@@ -224,15 +239,37 @@ def _prepare_in(
     )
     (src / "Verifier.lean").write_text(source, encoding="utf-8")
     (src / "JudgeAudit.lean").write_text(gen.audit_source(permitted, widened), encoding="utf-8")
-    layers = Layers(lower=(project_dir, src), upper=staging / "build", workdir=staging / "work")
+    outputs = staging / "build"
+    outputs.mkdir()
+    steps = staging / "work"
+
+    def layers_for(step: str, *, with_outputs: bool) -> Layers:
+        lower = (project_dir, src, outputs) if with_outputs else (project_dir, src)
+        return Layers(lower=lower, upper=steps / step / "upper", workdir=steps / step / "work")
+
+    def publish(step: str, modules: tuple[str, ...], reports: tuple[str, ...] = ()) -> None:
+        upper = steps / step / "upper"
+        try:
+            collect_outputs(upper, modules, outputs, reports=reports, strict=True)
+        except UnexpectedOutput as exc:
+            raise VerifierRejected(
+                f"building the verifier ({step}) wrote files other than its own build outputs: "
+                f"{exc}; a verifier must not write files while it is built (no `IO.FS` writes "
+                "in `#eval`, `run_cmd` or `initialize`)"
+            ) from exc
+        remove_tree(steps / step)
+
     try:
-        check_sandbox(toolchain, layers, memory_limit_mb)
+        check_sandbox(toolchain, layers_for("canary", with_outputs=False), memory_limit_mb)
     except Exception as exc:
         raise PreparationFailed(str(exc)) from exc
+    remove_tree(steps / "canary")
 
     started = time.monotonic()
     deadline = started + time_limit_s
-    result = _build(toolchain, layers, "Verifier", deadline, memory_limit_mb)
+    result = _build(
+        toolchain, layers_for("verifier", with_outputs=False), "Verifier", deadline, memory_limit_mb
+    )
     limit = _limit_message(result, "the verifier's build", time_limit_s)
     if limit:
         raise VerifierRejected(limit)
@@ -240,34 +277,73 @@ def _prepare_in(
         raise VerifierRejected(
             "the verifier does not compile" + _position_suffix(result, "Verifier.lean")
         )
+    publish("verifier", ("Verifier",))
 
     # Always try `theorem` first: Lean also accepts `def x : P := ...` for a Prop `P`, so only
-    # the theorem's failure ("not a proposition") shows that Spec is a Type.
+    # the theorem's failure ("not a proposition") shows that Spec is a Type. Verifier's outputs
+    # are a read-only lower layer now: nothing these builds write can replace them.
     kind: SpecKind | None = None
     for candidate in (SpecKind.PROP, SpecKind.TYPE):
         (src / "JudgeChallenge.lean").write_text(gen.challenge_source(candidate), "utf-8")
-        result = _build(toolchain, layers, "JudgeChallenge", deadline, memory_limit_mb)
+        step = f"challenge-{candidate.value}"
+        result = _build(
+            toolchain,
+            layers_for(step, with_outputs=True),
+            "JudgeChallenge",
+            deadline,
+            memory_limit_mb,
+        )
         limit = _limit_message(result, "the verifier's challenge build", time_limit_s)
         if limit:
             raise VerifierRejected(limit)
         if result.exit_code == 0:
             kind = candidate
+            publish(step, ("JudgeChallenge",))
             break
+        remove_tree(steps / step)
     if kind is None:
         raise VerifierRejected(
             "the verifier must define a root-level `Spec : Prop` (a statement to prove) or "
             "`Spec : Type` (a type of witnesses), without universe parameters"
         )
 
-    result = _build(toolchain, layers, "JudgeAudit", deadline, memory_limit_mb)
+    result = _build(
+        toolchain, layers_for("audit", with_outputs=True), "JudgeAudit", deadline, memory_limit_mb
+    )
     limit = _limit_message(result, "the verifier's axiom audit", time_limit_s)
     if limit:
         raise VerifierRejected(limit)
     if result.exit_code != 0:
         raise VerifierRejected(
-            _audit_message(staging / "build", widened)
+            _audit_message(steps / "audit" / "upper", widened)
             or AUDIT_UNBUILDABLE_MESSAGE + _position_suffix(result, "JudgeAudit.lean")
         )
+    publish("audit", ("JudgeAudit",), reports=(gen.AUDIT_REPORT,))
+
+    if widened:
+        # The audit imports `Lean` too, so a widened name that only `import Lean` brings passes
+        # it; Comparator permits only axioms of the challenge's own environment (`import
+        # Verifier`), where such a name is missing and every solution would be rejected.
+        (src / "JudgeWidened.lean").write_text(gen.widened_source(widened), "utf-8")
+        result = _build(
+            toolchain,
+            layers_for("widened", with_outputs=True),
+            "JudgeWidened",
+            deadline,
+            memory_limit_mb,
+        )
+        limit = _limit_message(result, "the check of the widened axioms", time_limit_s)
+        if limit:
+            raise VerifierRejected(limit)
+        if result.exit_code != 0:
+            raise VerifierRejected(
+                "the first line allows "
+                + ", ".join(widened)
+                + ", but the challenge (a file with only `import Verifier`) does not see "
+                "every one of them: an allowed axiom must be declared by the verifier or by "
+                "what it imports (not only by `import Lean`)"
+            )
+        publish("widened", ("JudgeWidened",))
 
     build_time = round(time.monotonic() - started, 3)
     prepared = PreparedVerifier(

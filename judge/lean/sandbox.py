@@ -3,9 +3,14 @@
 Every Lean step (verifier build, solution build, axiom probe, comparator) runs in a fresh
 bubblewrap sandbox that sees only:
 
-- the system directories needed to run programs (``/usr`` and the ``/lib*``, ``/bin`` links, a few
-  non-secret ``/etc`` files, and ``/etc/alternatives``: on Debian ``/usr/bin/which`` is an
-  ``update-alternatives`` link through it, and Lake resolves every tool with ``which``), read-only;
+- the system directories needed to run programs (``/usr`` and the ``/lib*``, ``/bin`` links, the
+  dynamic linker's ``/etc/ld.so.cache`` and ``/etc/ld.so.conf``, and ``/etc/alternatives``: on
+  Debian ``/usr/bin/which`` is an ``update-alternatives`` link through it, and Lake resolves every
+  tool with ``which``), read-only;
+- ``/etc/passwd``, ``/etc/group`` and ``/etc/gitconfig`` SYNTHESIZED by the judge (root, the
+  judge's own user and nobody; ``safe.directory = *`` for the read-only Lake packages), never the
+  host's: Lean's ``include_str "/etc/passwd"`` reads an absolute path (``FilePath.join`` drops the
+  base), so whatever ``/etc`` file is mounted can end up in an olean or a verdict;
 - the Lean toolchain directory, read-only, and bubblewrap and git themselves when they live
   outside those directories (Lake runs ``which`` on both and starts its own bubblewrap inside ours);
 - ``/judge/work``: an overlay whose lower layers are the pinned Lake project, the prepared
@@ -25,7 +30,11 @@ is the top lower layer).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -34,16 +43,11 @@ from judge.lean.toolchain import Toolchain
 WORK_MOUNT = "/judge/work"
 SANDBOX_HOME = "/tmp/home"  # noqa: S108 - a private tmpfs inside the sandbox
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-_SYSTEM_FILES = (
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/passwd",
-    "/etc/group",
-    "/etc/nsswitch.conf",
-    "/etc/localtime",
-    # `[safe] directory = ...` for the root-owned, read-only Lake packages (see the image).
-    "/etc/gitconfig",
-)
+# The dynamic linker's files; nothing in them is about the host's users or secrets.
+_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf")
+# Synthesized per judge user (see job_etc_dir), bound read-only at these paths. Without them
+# git (run by Lake) cannot name the current user and refuses the root-owned Lake packages.
+SYNTHESIZED_ETC = ("passwd", "group", "gitconfig")
 # Directories of symlinks only: Debian's `which`, `awk`, `pager`... are alternatives links.
 _SYSTEM_ETC_DIRS = ("/etc/alternatives",)
 # Created empty so that Lake's inner bubblewrap finds its mount points on our read-only root.
@@ -59,8 +63,56 @@ class Layers:
     workdir: Path
 
 
-def system_mount_args() -> list[str]:
-    """Read-only system directories, mirroring the host's merged-/usr symlinks."""
+def synthesized_etc(uid: int, gid: int) -> dict[str, str]:
+    """The job's ``/etc/passwd``, ``/etc/group``, ``/etc/gitconfig``: what Lake and git need.
+
+    bubblewrap keeps the caller's uid and gid inside the sandbox, so git finds the judge's own
+    user by its id; its home is the sandbox's private one.
+    """
+    users = {
+        0: ("root", 0, "/root"),
+        uid: ("judge", gid, SANDBOX_HOME),
+        65534: ("nobody", 65534, "/nonexistent"),
+    }
+    passwd = "".join(
+        f"{name}:x:{user}:{group}:{name}:{home}:/usr/sbin/nologin\n"
+        for user, (name, group, home) in sorted(users.items())
+    )
+    groups = {0: "root", gid: "judge", 65534: "nogroup"}
+    group = "".join(f"{name}:x:{number}:\n" for number, name in sorted(groups.items()))
+    # The Lake packages of the prepared projects are owned by another user and read-only.
+    gitconfig = "[safe]\n\tdirectory = *\n"
+    return {"passwd": passwd, "group": group, "gitconfig": gitconfig}
+
+
+def job_etc_dir(parent: Path, uid: int | None = None, gid: int | None = None) -> Path:
+    """A folder under ``parent`` holding the synthesized files, written once, read-only."""
+    uid = os.getuid() if uid is None else uid
+    gid = os.getgid() if gid is None else gid
+    files = synthesized_etc(uid, gid)
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    target = parent / f".etc-{digest}"
+    if all((target / name).is_file() for name in files):
+        return target
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".etc-staging-", dir=parent))
+    for name, text in files.items():
+        (staging / name).write_text(text, encoding="utf-8")
+        (staging / name).chmod(0o444)
+    staging.chmod(0o755)
+    try:
+        staging.rename(target)
+    except OSError:
+        # Another worker got there first with the same content.
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def system_mount_args(etc_dir: Path | None = None) -> list[str]:
+    """Read-only system directories, mirroring the host's merged-/usr symlinks.
+
+    With ``etc_dir`` (from :func:`job_etc_dir`), its synthesized files are bound at ``/etc``.
+    """
     args: list[str] = []
     for name in _SYSTEM_DIRS:
         path = Path(name)
@@ -74,6 +126,9 @@ def system_mount_args() -> list[str]:
     for name in _SYSTEM_ETC_DIRS:
         if Path(name).is_dir():
             args += ["--ro-bind", name, name]
+    if etc_dir is not None:
+        for name in SYNTHESIZED_ETC:
+            args += ["--ro-bind", str(etc_dir / name), f"/etc/{name}"]
     return args
 
 
@@ -165,7 +220,7 @@ def build_argv(
         "judge",
         "--clearenv",
     ]
-    argv += system_mount_args()
+    argv += system_mount_args(job_etc_dir(toolchain.work_dir))
     private_tmp = "/tmp"  # noqa: S108 - a fresh tmpfs, private to this sandbox
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", private_tmp, "--dir", SANDBOX_HOME]
     for point in _INNER_MOUNT_POINTS:

@@ -6,6 +6,7 @@ import dataclasses
 import re
 
 from judge.lean.allow import parse_allow_line
+from judge.lean.modules import verifier_module_error
 from judge.lean.prepare import (
     MAX_VERIFIER_BYTES,
     RESERVED_ANSWER_MESSAGE,
@@ -49,6 +50,8 @@ class StaticReport:
     spec_kind: str | None
     built: bool = False
     build_pending_reason: str | None = None
+    # Shown to the author, never blocking (e.g. a directive-looking comment after line 1).
+    warnings: tuple[str, ...] = ()
 
 
 def _source_errors(source: str, project: str) -> list[str]:
@@ -72,6 +75,9 @@ def _source_errors(source: str, project: str) -> list[str]:
                 f"`import {module}` is not available in the core project (only "
                 f"{', '.join(CORE_ROOTS)}); publish with project `mathlib` to use Mathlib"
             )
+    module_error = verifier_module_error(source)
+    if module_error is not None:
+        errors.append(module_error)
     if _declares_root_answer(source):
         errors.append(RESERVED_ANSWER_MESSAGE)
     if not _SPEC_DECL.search(source):
@@ -131,6 +137,7 @@ def static_check(
         allowed_axioms=allow.permitted_axioms if allow.ok else (),
         widened_axioms=allow.widened,
         spec_kind=kind,
+        warnings=allow.warnings,
     )
     if errors or not build:
         return report

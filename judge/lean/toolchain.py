@@ -10,8 +10,9 @@ Environment variables (the COMPARATOR_* ones mirror Comparator's and Lake's own)
 - ``COMPARATOR_NANODA``: the nanoda kernel (default: the toolchain's bundled ``nanoda_bin``).
 - ``JUDGE_LEAN_PARANOID=1``: run ``lake comparator --paranoid`` (all bundled kernels).
 - ``JUDGE_LEAN_LAKE_SUBCOMMAND``: no longer an option. ``lake challenge`` was the runner's name
-  *before* v4.35 (Lake's ``Check.lean`` then: "This backs `lake challenge`", no ``--paranoid``);
-  every supported toolchain calls it ``lake comparator``. Any other value is refused.
+  on the 4.35 *development* line (Lake's ``Check.lean`` then: "This backs `lake challenge`", no
+  ``--paranoid``); the released v4.35.0 calls it ``lake comparator``. Any other value is refused.
+  A ``4.35.0-rcN`` toolchain is accepted only when ``lake comparator --help`` works.
 - ``JUDGE_LEAN_COMPARATOR``: a *standalone* comparator binary instead of ``lake comparator``;
   then ``COMPARATOR_LANDRUN`` and ``COMPARATOR_LEAN4EXPORT`` are required too.
 - ``JUDGE_LEAN_CACHE_DIR`` (prepared verifiers), ``JUDGE_LEAN_WORK_DIR`` (job folders).
@@ -42,6 +43,7 @@ PROJECTS = ("core", "mathlib")
 FAKE_MARKER = "FAKE-TOOLCHAIN"
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+_PRERELEASE = re.compile(r"\d+\.\d+\.\d+-(?:rc|nightly|pre)", re.IGNORECASE)
 
 
 class ToolchainUnavailable(Exception):
@@ -232,6 +234,16 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
             f"`lake comparator`; found {lean_version!r}"
         )
 
+    if _PRERELEASE.search(lean_version):
+        # Release candidates of 4.35 compare as 4.35.0 but some lack `lake comparator` (the
+        # development line named it `lake challenge`): ask the subcommand itself.
+        try:
+            _run_version([str(lake), "comparator", "--help"])
+        except ToolchainUnavailable as exc:
+            raise ToolchainUnavailable(
+                f"this Lean release candidate ({lean_version!r}) has no working `lake "
+                f"comparator` ({exc}); install Lean 4.35.0 or newer"
+            ) from exc
     bwrap = _resolve_tool(env, "COMPARATOR_BWRAP", "bwrap")
     if bwrap is None:
         raise ToolchainUnavailable(
@@ -280,6 +292,14 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
         raise ToolchainUnavailable(
             "no second kernel: install nanoda (COMPARATOR_NANODA) or set JUDGE_LEAN_PARANOID=1"
         )
+    if nanoda is None and standalone is not None:
+        # `--paranoid` belongs to `lake comparator`; a standalone comparator runs only the
+        # kernels its config names, so without nanoda there would be no second kernel at all.
+        raise ToolchainUnavailable(
+            "JUDGE_LEAN_PARANOID=1 adds kernels only to `lake comparator`; the standalone "
+            "comparator (JUDGE_LEAN_COMPARATOR) runs its second kernel from `external_kernels`, "
+            "so install nanoda (COMPARATOR_NANODA)"
+        )
 
     projects_raw = env.get("JUDGE_LEAN_PROJECTS_DIR", "").strip()
     if not projects_raw:
@@ -294,8 +314,9 @@ def discover(env: Mapping[str, str] | None = None) -> Toolchain:
 
     if env.get("JUDGE_LEAN_LAKE_SUBCOMMAND", "").strip() not in ("", "comparator"):
         raise ToolchainUnavailable(
-            "JUDGE_LEAN_LAKE_SUBCOMMAND is not supported: `lake challenge` is the runner's "
-            "pre-4.35 name (without --paranoid); Lean >= 4.35 runs `lake comparator`. Unset it"
+            "JUDGE_LEAN_LAKE_SUBCOMMAND is not supported: `lake challenge` was the runner's name "
+            "on the 4.35 development line (without --paranoid); Lean 4.35.0 runs `lake "
+            "comparator`. Unset it"
         )
 
     return Toolchain(
@@ -343,9 +364,10 @@ def status_of(toolchain: Toolchain) -> ToolchainStatus:
             if toolchain.standalone_comparator
             else "lake comparator"
         ),
+        # What step 4 really runs: `--paranoid` exists only for `lake comparator`.
         "second_kernel": (
             "--paranoid (all bundled kernels)"
-            if toolchain.paranoid
+            if toolchain.paranoid and toolchain.standalone_comparator is None
             else f"nanoda {toolchain.nanoda}"
         ),
     }

@@ -13,7 +13,8 @@ Each case directory holds verifier.lean, solution.lean and expected.json:
       "axioms" must all appear in the verdict's axioms
   {"verifier_error": "<substring>"}                    publishing (prepare_verifier) refuses it
 Placeholders {{SECRET_FILE}} and {{FORMALMARKET_FILE}} name files outside the job that must not
-be readable from a solution.
+be readable from a solution; {{HOST_PASSWD_USER}} is a user of the host's /etc/passwd that the
+job's synthesized /etc/passwd does not name.
 """
 
 from __future__ import annotations
@@ -71,7 +72,17 @@ def placeholders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {
         "{{SECRET_FILE}}": str(secret),
         "{{FORMALMARKET_FILE}}": str(Path(judge.__file__).resolve()),
+        "{{HOST_PASSWD_USER}}": host_passwd_user(),
     }
+
+
+def host_passwd_user() -> str:
+    """A user of the host's /etc/passwd that the job's synthesized file never names."""
+    for line in Path("/etc/passwd").read_text(encoding="utf-8").splitlines():
+        name = line.split(":", 1)[0]
+        if name and name not in ("root", "judge", "nobody") and name.isidentifier():
+            return name
+    raise AssertionError("the host's /etc/passwd names no other user: the case cannot tell")
 
 
 def _render(text: str, placeholders: dict[str, str]) -> str:

@@ -27,7 +27,7 @@ def test_lean_solution_format_is_the_whole_spec_declaration():
     assert result.allowed_axioms == ()
 
 
-def test_lean_allow_line_is_recorded_and_a_misplaced_one_refused():
+def test_lean_allow_line_is_recorded_and_a_misplaced_one_ignored():
     widened = check_draft(
         draft=lean(
             "-- judge: allow Nat.mySpecialAxiom\naxiom Nat.mySpecialAxiom : True\n"
@@ -36,8 +36,9 @@ def test_lean_allow_line_is_recorded_and_a_misplaced_one_refused():
     )
     assert widened.allowed_axioms == ("Nat.mySpecialAxiom",)
     misplaced = check_draft(draft=lean("abbrev Spec : Prop := True\n-- judge: allow Foo.bar\n"))
-    assert not misplaced.is_ok
-    assert any("only the verifier's first line counts" in e for e in misplaced.errors)
+    # Only the first line counts: a directive elsewhere is a warning, never a widening (issue 28).
+    assert misplaced.is_ok, misplaced.errors
+    assert misplaced.allowed_axioms == ()
 
 
 def test_lean_without_spec_is_refused():

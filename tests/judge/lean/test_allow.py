@@ -39,16 +39,8 @@ def test_valid_first_line_widens(first_line: str, widened: tuple[str, ...]) -> N
     ("source", "error"),
     [
         (
-            "abbrev Spec : Prop := True\n-- judge: allow Foo.bar\n",
-            "line 2 looks like a `-- judge:` directive; only the verifier's first line counts",
-        ),
-        (
             "/- -- judge: allow Foo.bar -/" + SPEC,
             "the judge directive on line 1 is inside a block comment",
-        ),
-        (
-            "/-\n-- judge: allow Foo.bar\n-/" + SPEC,
-            "line 2 looks like a `-- judge:` directive",
         ),
         ("\ufeff-- judge: allow Foo.bar" + SPEC, "the verifier starts with a byte-order mark"),
         (
@@ -72,8 +64,18 @@ def test_valid_first_line_widens(first_line: str, widened: tuple[str, ...]) -> N
         ("-- judge: allow 1abc" + SPEC, "`1abc` is not a Lean identifier"),
         ("-- judge: allow Foo.bar, Foo.bar" + SPEC, "`Foo.bar` is listed twice"),
         ("-- judge: allow sorryAx" + SPEC, "`sorryAx` is what `sorry` elaborates to"),
-        ("-- judge: allow Lean.ofReduceBool" + SPEC, "`Lean.ofReduceBool` cannot be honoured"),
-        ("-- judge: allow Lean.trustCompiler" + SPEC, "`Lean.trustCompiler` cannot be honoured"),
+        (
+            "-- judge: allow Lean.ofReduceBool" + SPEC,
+            "`Lean.ofReduceBool` no longer exists in Lean 4.35.0 (removed by lean4 PR 14953)",
+        ),
+        (
+            "-- judge: allow Lean.ofReduceNat" + SPEC,
+            "`Lean.ofReduceNat` no longer exists in Lean 4.35.0",
+        ),
+        (
+            "-- judge: allow Lean.trustCompiler" + SPEC,
+            "`Lean.trustCompiler` no longer exists in Lean 4.35.0",
+        ),
         (
             "-- judge: allow foo._native.native_decide.ax_1_1" + SPEC,
             "names a native-computation axiom",
@@ -93,14 +95,34 @@ def test_decoys_and_malformed_directives_are_publishing_errors(source: str, erro
     assert any(error in message for message in parsed.errors), parsed.errors
 
 
-def test_error_on_a_later_line_also_voids_a_valid_first_line() -> None:
+def test_a_directive_on_a_later_line_is_a_warning_and_changes_nothing() -> None:
     parsed = parse_allow_line("-- judge: allow A.b\n-- judge: allow C.d\n" + SPEC)
 
-    assert parsed.widened == ()
-    assert parsed.errors == (
-        "line 2 looks like a `-- judge:` directive; only the verifier's first line counts, "
-        "so move it there (or reword the comment)",
+    assert parsed.ok
+    assert parsed.widened == ("A.b",)  # the first line's, and only that
+    assert parsed.warnings == (
+        "line 2 looks like a `-- judge:` directive but only the verifier's first line counts: "
+        "it is ignored (move it to line 1 if you meant it)",
     )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "abbrev Spec : Prop := True\n-- judge: allow Foo.bar\n",
+        "/-\n-- judge: allow Foo.bar\n-/" + SPEC,
+        "-- A verifier." + SPEC + "/-- Quote: `-- judge: allow Foo.bar` widens the list. -/\n",
+        "-- A verifier." + SPEC + 'def doc : String := "-- judge: allow Foo.bar"\n',
+    ],
+)
+def test_doc_comments_and_strings_quoting_the_directive_publish_with_the_standard_axioms(
+    source: str,
+) -> None:
+    parsed = parse_allow_line(source)
+
+    assert parsed.ok, parsed.errors
+    assert parsed.permitted_axioms == ("propext", "Classical.choice", "Quot.sound")
+    assert len(parsed.warnings) == 1 and "is ignored" in parsed.warnings[0]
 
 
 def test_ordinary_comments_mentioning_the_judge_are_fine() -> None:

@@ -44,6 +44,7 @@ def test_lakefile_appends_every_judge_library_to_the_pinned_project() -> None:
         'name = "Verifier"',
         'name = "JudgeChallenge"',
         'name = "JudgeAudit"',
+        'name = "JudgeWidened"',
         'name = "Submission"',
         'name = "Solution"',
         'name = "JudgeAxioms"',

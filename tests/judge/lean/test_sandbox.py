@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 import judge
 from judge.lean import LeanJob, judge_lean
-from judge.lean.sandbox import Layers, build_argv, system_mount_args
+from judge.lean.sandbox import Layers, build_argv, job_etc_dir, system_mount_args
 from judge.lean.toolchain import discover
 
 from .conftest import FakeToolchain, program
@@ -87,6 +88,15 @@ def test_every_step_is_isolated_and_sees_only_toolchain_project_and_job(
         assert call["--clearenv"] == [()]
         assert "--share-net" not in call
         readable = {source for source, _ in call["--ro-bind"]}
+        etc = {
+            (s, d)
+            for s, d in call["--ro-bind"]
+            if d in ("/etc/passwd", "/etc/group", "/etc/gitconfig")
+        }
+        # The synthesized account files, from the judge's own folder, never the host's.
+        assert {d for _, d in etc} == {"/etc/passwd", "/etc/group", "/etc/gitconfig"}
+        assert all(Path(s).parent.parent == fake_toolchain.work_dir for s, _ in etc)
+        readable -= {s for s, _ in etc}
         assert readable == SYSTEM_SOURCES | {str(fake_toolchain.root)}
         assert call.get("--bind", []) == []  # nothing writable but the overlay's upper layer
         for path in readable | {layer for layer in call["--overlay-src"]}:
@@ -118,25 +128,43 @@ def test_layers_of_the_verifier_build_solution_build_and_comparator(
         by_command[" ".join(parsed["command"][1:])] = parsed
 
     verifier = by_command["build Verifier"]
-    staging = Path(verifier["--overlay"][0][0]).parent
-    assert verifier["--overlay-src"] == [project, str(staging / "src")]
-    assert verifier["--overlay"] == [(str(staging / "build"), str(staging / "work"), "/judge/work")]
+    staging = Path(verifier["--overlay"][0][0]).parents[2]
     assert staging.parent == fake_toolchain.cache_dir / ".staging"
+    steps = staging / "work"
+    # Each build writes to a fresh upper layer of its own; only the copied expected outputs
+    # (`build/`) are mounted, read-only, under the later builds, and published.
+    assert verifier["--overlay-src"] == [project, str(staging / "src")]
+    assert verifier["--overlay"] == [
+        (str(steps / "verifier" / "upper"), str(steps / "verifier" / "work"), "/judge/work")
+    ]
+    for module, step in (("JudgeChallenge", "challenge-prop"), ("JudgeAudit", "audit")):
+        call = by_command[f"build {module}"]
+        assert call["--overlay-src"] == [project, str(staging / "src"), str(staging / "build")]
+        assert call["--overlay"] == [
+            (str(steps / step / "upper"), str(steps / step / "work"), "/judge/work")
+        ]
 
     submission = by_command["build Submission"]
-    job = Path(submission["--overlay"][0][0]).parent
+    job = Path(submission["--overlay"][0][0]).parents[2]
     assert job.parent == fake_toolchain.work_dir
     trusted = [project, str(entry / "src"), str(entry / "build"), str(job / "src")]
-    assert submission["--overlay-src"] == trusted
-    assert submission["--overlay"] == [(str(job / "build"), str(job / "build-work"), "/judge/work")]
-    assert by_command["build Solution"]["--overlay-src"] == trusted
-    assert by_command["build JudgeAxioms"]["--overlay-src"] == trusted
+    for module, step in (
+        ("Submission", "submission"),
+        ("Solution", "solution"),
+        ("JudgeAxioms", "probe"),
+    ):
+        call = by_command[f"build {module}"]
+        # The solution's copied outputs at the bottom, every trusted layer above them.
+        assert call["--overlay-src"] == [str(job / "artifacts"), *trusted]
+        assert call["--overlay"] == [
+            (str(job / "steps" / step / "upper"), str(job / "steps" / step / "work"), "/judge/work")
+        ]
 
     comparator = by_command["comparator --config judge-comparator.json"]
     # Only the solution's build artifacts (copied out of its layer) sit at the bottom, where
     # every trusted layer shadows them; the rest of what it wrote is never mounted.
     assert comparator["--overlay-src"] == [str(job / "artifacts"), *trusted]
-    assert str(job / "build") not in comparator["--overlay-src"]
+    assert not any("/steps/" in layer for layer in comparator["--overlay-src"])
     assert comparator["--overlay"] == [
         (str(job / "compare"), str(job / "compare-work"), "/judge/work")
     ]
@@ -153,7 +181,11 @@ def test_a_job_never_sees_another_jobs_folder(fake_toolchain: FakeToolchain) -> 
     for call in fake_toolchain.calls("bwrap"):
         joined = " ".join(call["argv"])
         job_dirs_per_call.append(
-            {part.split("/")[0] for part in joined.split(str(fake_toolchain.work_dir) + "/")[1:]}
+            {
+                part.split("/")[0]
+                for part in joined.split(str(fake_toolchain.work_dir) + "/")[1:]
+                if not part.startswith(".etc-")
+            }
         )
     seen = set().union(*job_dirs_per_call)
     # Two jobs, and the self-check that the rejection triggered, each in its own folder.
@@ -179,7 +211,7 @@ def test_build_argv_is_exactly_this(fake_toolchain: FakeToolchain, tmp_path: Pat
         "--hostname",
         "judge",
         "--clearenv",
-        *system_mount_args(),
+        *system_mount_args(job_etc_dir(toolchain.work_dir)),
         "--proc",
         "/proc",
         "--dev",
@@ -230,24 +262,61 @@ def test_build_argv_is_exactly_this(fake_toolchain: FakeToolchain, tmp_path: Pat
     ]
 
 
-def test_system_mounts_never_include_home_etc_secrets_or_var() -> None:
-    args = system_mount_args()
+def test_system_mounts_never_include_home_etc_secrets_or_var(tmp_path: Path) -> None:
+    etc = job_etc_dir(tmp_path)
+    args = system_mount_args(etc)
 
-    sources = [args[i + 1] for i, arg in enumerate(args) if arg in ("--ro-bind", "--symlink")]
-    assert all(
-        source in {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
-        or source.startswith("usr/")
-        or source
-        in {
-            "/etc/ld.so.cache",
-            "/etc/ld.so.conf",
-            "/etc/passwd",
-            "/etc/group",
-            "/etc/nsswitch.conf",
-            "/etc/localtime",
-            "/etc/gitconfig",
+    binds = [
+        (args[i + 1], args[i + 2])
+        for i, arg in enumerate(args)
+        if arg in ("--ro-bind", "--symlink")
+    ]
+    host_etc = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives"}
+    for source, destination in binds:
+        assert (
+            source in {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+            or source.startswith("usr/")
             # Symlinks only: Debian's `which` is /usr/bin/which -> /etc/alternatives/which.
-            "/etc/alternatives",
-        }
-        for source in sources
-    ), sources
+            or source in host_etc
+            or (source.startswith(str(etc) + "/") and destination.startswith("/etc/"))
+        ), (source, destination)
+    # The host's account and configuration files are never bound; the job gets its own.
+    sources = [source for source, _ in binds]
+    for host_file in (
+        "/etc/passwd",
+        "/etc/group",
+        "/etc/gitconfig",
+        "/etc/nsswitch.conf",
+        "/etc/localtime",
+        "/etc/hostname",
+        "/etc/hosts",
+        "/etc/shadow",
+    ):
+        assert host_file not in sources
+    assert sorted(d for _, d in binds if d.startswith("/etc/") and d not in host_etc) == [
+        "/etc/gitconfig",
+        "/etc/group",
+        "/etc/passwd",
+    ]
+
+
+def test_synthesized_account_files_name_only_root_the_judge_and_nobody(tmp_path: Path) -> None:
+    etc = job_etc_dir(tmp_path, uid=10001, gid=10001)
+
+    passwd = (etc / "passwd").read_text().splitlines()
+    assert [line.split(":")[:3] for line in passwd] == [
+        ["root", "x", "0"],
+        ["judge", "x", "10001"],
+        ["nobody", "x", "65534"],
+    ]
+    assert passwd[1].split(":")[5] == "/tmp/home"
+    assert [line.split(":")[0] for line in (etc / "group").read_text().splitlines()] == [
+        "root",
+        "judge",
+        "nogroup",
+    ]
+    assert (etc / "gitconfig").read_text() == "[safe]\n\tdirectory = *\n"
+    # Written once, read-only, and reused.
+    assert job_etc_dir(tmp_path, uid=10001, gid=10001) == etc
+    assert not os.access(etc / "passwd", os.W_OK) or os.geteuid() == 0
+    assert oct((etc / "passwd").stat().st_mode & 0o777) == "0o444"

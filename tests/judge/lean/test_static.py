@@ -46,7 +46,7 @@ def test_type_verifier_kind_is_guessed() -> None:
         (
             "-- judge: allow Lean.ofReduceBool\nabbrev Spec : Prop := True\n",
             "core",
-            "`Lean.ofReduceBool` cannot be honoured on the pinned toolchain",
+            "`Lean.ofReduceBool` no longer exists in Lean 4.35.0 (removed by lean4 PR 14953)",
         ),
     ],
 )

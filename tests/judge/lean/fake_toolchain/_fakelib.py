@@ -22,12 +22,25 @@ def log(entry: dict) -> None:
     if not path:
         return
     entry = {"time": time.time(), "pid": os.getpid(), **entry}
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry) + "\n")
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+    except OSError:
+        pass  # inside a REAL sandbox the host's log is not mounted: nothing to record
+
+
+def real_sandbox() -> bool:
+    """True under the real bubblewrap: the working folder is the real merged overlay."""
+    return "FAKE_UPPER" not in os.environ
 
 
 def layers() -> list[Path]:
-    """The overlay as the fake bwrap set it up: the upper layer first, then lowers top first."""
+    """The overlay as the fake bwrap set it up: the upper layer first, then lowers top first.
+
+    Under the real bubblewrap the kernel merges the layers: the working folder is the view.
+    """
+    if real_sandbox():
+        return [Path.cwd()]
     upper = os.environ.get("FAKE_UPPER")
     lower = [Path(p) for p in os.environ.get("FAKE_LAYERS", "").split(os.pathsep) if p]
     return ([Path(upper)] if upper else []) + lower
@@ -42,9 +55,17 @@ def read(relative: str) -> str | None:
 
 
 def write(relative: str, text: str) -> None:
+    if real_sandbox():
+        # The real overlay: the kernel puts the file in the upper layer and checks permissions.
+        path = Path.cwd() / relative
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: {relative}: {exc}")
+            raise SystemExit(1) from None
+        return
     upper = os.environ.get("FAKE_UPPER")
-    if not upper:
-        raise SystemExit("fake lake: not inside the fake sandbox (no FAKE_UPPER)")
     # As overlayfs does, check permission on the merged view: the deepest directory that
     # exists in any layer (topmost first) must be writable, and so must an existing file.
     parts = Path(relative).parts
@@ -73,3 +94,15 @@ def case_of(text: str | None) -> str:
 
 def delay() -> None:
     time.sleep(float(config().get("delay_s", 0.01)))
+
+
+def config_file() -> str:
+    """The configuration file Lake loads, as `Lake.resolveConfigFile` picks it.
+
+    With no `--file`, Lake looks for `lakefile.lean` first and `lakefile.toml` second; a visible
+    `lakefile.lean` wins even when a `lakefile.toml` is present.
+    """
+    for name in ("lakefile.lean", "lakefile.toml"):
+        if read(name) is not None:
+            return name
+    raise SystemExit("error: no configuration file with a supported extension")

@@ -1,0 +1,1 @@
+abbrev Spec : Prop := True
