@@ -7,6 +7,7 @@ config/settings.py and explained in docs/judging.md.
 import os
 
 from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -25,3 +26,21 @@ app.conf.task_routes = {
     # verifiers.judge_dry_run is sent to the queue of its draft's language by the caller.
 }
 app.autodiscover_tasks(["market", "verifiers", "activity"])
+
+
+@worker_ready.connect
+def _publish_caps(sender=None, **kwargs):
+    """Publish this worker's judge caps for the web server to compare (config/caps.py)."""
+    from config import caps
+
+    caps.publish(sender.hostname)
+
+
+@worker_shutdown.connect
+def _withdraw_caps(sender=None, **kwargs):
+    from config import caps
+
+    try:
+        caps.withdraw(sender.hostname)
+    except Exception:  # noqa: BLE001, S110 - Redis gone at shutdown: the entry expires
+        pass

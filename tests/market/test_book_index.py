@@ -14,10 +14,10 @@ import pytest
 from django.db import connection
 
 from market.models import Order, OrderSide
-from market.services.matching import legal_crossing_orders
 from market.services.orders import _SCAN_CHUNK, crossing_orders
 from tests.factories import UserFactory
 from tests.market.conftest import Market
+from tests.market.dev_engine.matching import legal_crossing_orders
 
 pytestmark = pytest.mark.django_db
 
