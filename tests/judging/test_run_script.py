@@ -183,9 +183,17 @@ def test_the_stack_runs_on_its_own_postgresql_18_and_redis(stack):
     assert (stack.var / "stack.env").stat().st_mode & 0o077 == 0  # it holds the passwords
     with psycopg.connect(urls["DATABASE_URL"]) as db:
         version = db.execute("SHOW server_version_num").fetchone()[0]
-        problems = db.execute("SELECT count(*) FROM market_problem").fetchone()[0]
     assert int(version) >= 180000
-    assert problems > 0  # the demo problems are loaded
+
+    # The demo problems load beside the roles' start (scripts/supervise.py).
+    wait_for(
+        lambda: re.search(r"load_demo took [\d.]+ s", stack.log.read_text(errors="replace")),
+        timeout_s=START_TIMEOUT_S,
+        what=f"load_demo to finish\n{stack.tail()}",
+    )
+    with psycopg.connect(urls["DATABASE_URL"]) as db:
+        problems = db.execute("SELECT count(*) FROM market_problem").fetchone()[0]
+    assert problems > 0
 
 
 @pytest.mark.parametrize(("role", "marker"), [("worker", " worker "), ("web", "runserver")])
