@@ -29,21 +29,21 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 	cp .env.example .env
 
 run: $(STAMP) .env ## Run the marketplace with demo problems at http://127.0.0.1:8000 (private PostgreSQL and Redis under var/)
-	scripts/ensure-debian-packages.sh bubblewrap
+	scripts/ensure-debian-packages.sh bubblewrap redis-server
 	scripts/run.sh
 
 test: $(STAMP) .env ## Run the whole test suite on PostgreSQL, Redis, bubblewrap and Chromium (private ones unless DATABASE_URL/REDIS_URL)
-	scripts/ensure-debian-packages.sh bubblewrap chromium git gcc
+	scripts/ensure-debian-packages.sh bubblewrap chromium git gcc redis-server
 	@# The Lean job sandbox needs bubblewrap >= 0.10 (overlays): built from trixie's source if older.
 	scripts/ensure-bwrap-overlay.sh >/dev/null
 	$(WITH_TEST_STACK) $(PY) -m pytest -m "not lean_conformance" $(PYTEST_ARGS)
 
 e2e: $(STAMP) .env ## Run only the browser tests (screenshots under artifacts/e2e)
-	scripts/ensure-debian-packages.sh bubblewrap chromium
+	scripts/ensure-debian-packages.sh bubblewrap chromium redis-server
 	$(WITH_TEST_STACK) $(PY) -m pytest tests/e2e $(PYTEST_ARGS)
 
 production-test: $(STAMP) .env ## Run only the production-shaped test: gunicorn (DEBUG off), workers, beat, Chromium
-	scripts/ensure-debian-packages.sh bubblewrap chromium
+	scripts/ensure-debian-packages.sh bubblewrap chromium redis-server
 	$(WITH_TEST_STACK) $(PY) -m pytest tests/e2e/test_production_shaped.py $(PYTEST_ARGS)
 
 lean-conformance: $(STAMP) .env ## Run the Lean conformance suite (needs a real Lean toolchain; fails without one)
@@ -61,12 +61,12 @@ fmt: $(STAMP) ## Format the code with ruff
 	$(VENV)/bin/ruff format .
 
 bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement and judge overhead
-	scripts/ensure-debian-packages.sh bubblewrap
+	scripts/ensure-debian-packages.sh bubblewrap redis-server
 	$(WITH_TEST_STACK) $(PY) bench/orders.py
 	$(PY) bench/judge.py
 
 soak: $(STAMP) .env ## Soak make run for SOAK_MINUTES (10): scripted use, a worker SIGKILLed every 90 s; JSON figures
-	scripts/ensure-debian-packages.sh bubblewrap
+	scripts/ensure-debian-packages.sh bubblewrap redis-server
 	$(PY) scripts/soak.py --minutes $${SOAK_MINUTES:-10}
 
 clean: ## Stop the private servers; remove the virtualenv, their data (var/) and artifacts
