@@ -85,9 +85,10 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 # PostgreSQL is the only database (the engine is its functions and triggers) and Redis the
 # only broker. `make run` and `make test` start private ones and write their URLs to
-# var/stack.env (scripts/stack.py), read here after .env: `manage.py` then finds the servers
-# of a running `make run` by itself.
-environ.Env.read_env(VAR_DIR / "stack.env", overwrite=False)
+# var/stack.env (scripts/stack.py), read here after .env in development (DEBUG) only:
+# `manage.py` then finds the servers of a running `make run` by itself.
+if DEBUG:
+    environ.Env.read_env(VAR_DIR / "stack.env", overwrite=False)
 if not env("DATABASE_URL", default=""):
     raise ImproperlyConfigured(
         "DATABASE_URL is not set: start `make run` (which writes var/stack.env) or set "
@@ -199,9 +200,10 @@ CONTENT_SECURITY_POLICY = {
 # read half-written: kombu issue 1551), the throttle's and the login guard's store.
 REDIS_URL = env("REDIS_URL", default="")
 if not REDIS_URL:
+    # Also the store of the rate limits and lockouts, which every web process must share.
     raise ImproperlyConfigured(
-        "REDIS_URL is not set: start `make run` (which writes var/stack.env) or set "
-        "REDIS_URL=redis://..."
+        "REDIS_URL is required when DJANGO_DEBUG=0, and in development too: start `make run` "
+        "(which writes var/stack.env) or set REDIS_URL=redis://..."
     )
 CELERY_BROKER_URL = REDIS_URL
 # visibility_timeout is set with the judge's settings below (it must fit the longest task).
