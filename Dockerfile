@@ -17,7 +17,8 @@ COPY . .
 # Static files with content-hashed names and a manifest, served by WhiteNoise (the production
 # settings, DEBUG off). The key only satisfies the settings: collectstatic signs nothing.
 RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-signs-nothing REDIS_URL=redis://unused \
+    DATABASE_URL=postgres://unused/unused \
     python manage.py collectstatic --noinput -v0
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--preload", "--no-control-socket"]

@@ -14,11 +14,6 @@ class CurrentTransactionId(models.Func):
     template = "(pg_current_xact_id()::text::bigint)"
     output_field = models.BigIntegerField()
 
-    def as_sqlite(self, compiler: object, connection: object, **extra: object) -> tuple[str, list]:
-        # SQLite (`make run`) has one writer at a time, so ids commit in order: every event
-        # gets txid 0 and the feed's (txid, id) order is its id order, gap-free as well.
-        return "0", []
-
 
 class EventKind(models.TextChoices):
     SOLUTION_JUDGED = "solution.judged"
@@ -77,7 +72,7 @@ class Fanout(models.Model):
     """Work for after a change commits, written in the change's own transaction (an outbox).
 
     The matching engine's statement writes these rows through triggers (PostgreSQL, activity
-    migration 0003; ``activity.services.fanout`` on SQLite): a resting bid to announce to the
+    migration 0003): a resting bid to announce to the
     users who could sell to it, a trader whose webhooks have new events. The beat task
     ``activity.drain_fanout`` claims and does them about once a second, so a placement sends
     no broker message and none is lost with a broker outage at commit.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import re
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 
@@ -65,8 +64,6 @@ def _final_events(user_id: int) -> QuerySet[Event]:
     later. The reader's own transaction's events are visible to it and final for it.
     """
     events = Event.objects.filter(user_id=user_id)
-    if connection.vendor != "postgresql":
-        return events  # SQLite: one writer at a time, every committed event is final
     bound = RawSQL(_SETTLED_BOUND_SQL, [])  # noqa: S611  (a constant, no input)
     own = RawSQL("pg_current_xact_id_if_assigned()::text::bigint", [])
     return events.filter(Q(txid__lt=bound) | Q(txid=own))

@@ -111,23 +111,12 @@ def main() -> None:
         return
     sizes = [int(s) for s in args.sizes.split(",")]
 
-    import tempfile
-
-    # Side effects after commit (the activity feed's fan-out) go to a throwaway broker folder.
-    broker = tempfile.mkdtemp(prefix="formalmarket-bench-broker-")
-    for sub in ("out", "processed", "control"):
-        os.makedirs(os.path.join(broker, sub))
-    os.environ["CELERY_FILESYSTEM_BROKER_DIR"] = broker
-    os.environ.pop("REDIS_URL", None)
-
     import django
 
     django.setup()
     from django.conf import settings
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        sys.exit("bench/orders.py needs PostgreSQL: set DATABASE_URL=postgres://...")
     settings.DEBUG = False  # no query log: it would grow with every call
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

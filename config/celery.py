@@ -7,6 +7,7 @@ config/settings.py and explained in docs/judging.md.
 import os
 
 from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -29,3 +30,22 @@ app.autodiscover_tasks(["market", "verifiers", "activity"])
 # tells the worker it is up (verifiers/warm_up.py); Celery's default 4 s would kill it while a
 # zygote imports numpy/sympy on a loaded machine.
 app.conf.worker_proc_alive_timeout = 180.0
+
+
+
+@worker_ready.connect
+def _publish_caps(sender=None, **kwargs):
+    """Publish this worker's judge caps for the web server to compare (config/caps.py)."""
+    from config import caps
+
+    caps.publish(sender.hostname)
+
+
+@worker_shutdown.connect
+def _withdraw_caps(sender=None, **kwargs):
+    from config import caps
+
+    try:
+        caps.withdraw(sender.hostname)
+    except Exception:  # noqa: BLE001, S110 - Redis gone at shutdown: the entry expires
+        pass

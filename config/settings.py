@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Redis (the rate counters) not answering: 503 with Retry-After, never a 500.
+    "market.api.throttling.UnavailableMiddleware",
     # Last: turns a login refused by the guard into its 429 answer (market/login_guard.py).
     "axes.middleware.AxesMiddleware",
 ]
@@ -81,23 +83,25 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
-# The embedded default is SQLite; set DATABASE_URL for PostgreSQL (tests and production).
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# On PostgreSQL each web process keeps its connection between requests (checked before
-# reuse): a request then skips connecting (a new backend process) and the engine functions'
-# first-call compilation, about 20 ms of a placement's 34 ms through the API (docs/market.md).
-# Celery's Django fix-up still closes a worker's connection around each task. SQLite's
-# development server runs a thread per request: no reuse there.
-_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60 if _POSTGRES else 0)
+# PostgreSQL is the only database (the engine is its functions and triggers) and Redis the
+# only broker. `make run` and `make test` start private ones and write their URLs to
+# var/stack.env (scripts/stack.py), read here after .env in development (DEBUG) only:
+# `manage.py` then finds the servers of a running `make run` by itself.
+if DEBUG:
+    environ.Env.read_env(VAR_DIR / "stack.env", overwrite=False)
+if not env("DATABASE_URL", default=""):
+    raise ImproperlyConfigured(
+        "DATABASE_URL is not set: start `make run` (which writes var/stack.env) or set "
+        "DATABASE_URL=postgres://..."
+    )
+DATABASES = {"default": env.db("DATABASE_URL")}
+# Each web process keeps its connection between requests (checked before reuse): a request
+# then skips connecting (a new backend process) and the engine functions' first-call
+# compilation, about 20 ms of a placement's 34 ms through the API (docs/market.md). Celery's
+# Django fix-up still closes a worker's connection around each task.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=None)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A web server and a worker share the file: wait for the write lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
-    # Take the write lock when a transaction begins: a deferred transaction that reads and
-    # then writes fails at once with "database is locked" when the worker is writing.
-    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -110,13 +114,9 @@ AUTHENTICATION_BACKENDS = [
     "market.login_guard.LoginGuardBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Counts in Redis, shared by every process; the embedded `make run` (no Redis) keeps them in
-# its database instead (a process-local cache would be one count per process).
-if env("REDIS_URL", default=""):
-    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-    AXES_CACHE = "throttle"
-else:
-    AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Counts in Redis, shared by every process.
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_CACHE = "throttle"
 AXES_FAILURE_LIMIT = env.int("LOGIN_MAX_FAILURES_PER_USERNAME", default=10)
 AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_LOCKOUT_S", default=15 * 60))
 AXES_LOCKOUT_PARAMETERS = ["username"]
@@ -196,27 +196,18 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- Celery ---------------------------------------------------------------------------------
-# With REDIS_URL set, Redis is the broker; otherwise kombu's filesystem transport, which needs
-# no server (the embedded default of `make run`).
+# Redis is the broker (kombu's filesystem transport, the former embedded default, lost messages
+# read half-written: kombu issue 1551), the throttle's and the login guard's store.
 REDIS_URL = env("REDIS_URL", default="")
-if not DEBUG and not REDIS_URL:
-    # Without Redis the broker is a local folder and the rate limits and login lockouts are
-    # per process: several gunicorn workers would each allow the full rate.
-    raise ImproperlyConfigured("REDIS_URL is required when DJANGO_DEBUG=0")
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
-    # visibility_timeout is set with the judge's settings below (it must fit the longest task).
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
-else:
-    _broker_dir = Path(env("CELERY_FILESYSTEM_BROKER_DIR", default=str(VAR_DIR / "broker")))
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "out"),
-        "data_folder_out": str(_broker_dir / "out"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-    }
+if not REDIS_URL:
+    # Also the store of the rate limits and lockouts, which every web process must share.
+    raise ImproperlyConfigured(
+        "REDIS_URL is required when DJANGO_DEBUG=0, and in development too: start `make run` "
+        "(which writes var/stack.env) or set REDIS_URL=redis://..."
+    )
+CELERY_BROKER_URL = REDIS_URL
+# visibility_timeout is set with the judge's settings below (it must fit the longest task).
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 CELERY_TASK_IGNORE_RESULT = True
 # Judge tasks are idempotent (claims, one verdict record), so late acks are safe and a task
 # whose worker died is delivered again: at once when only the pool child died
@@ -276,8 +267,7 @@ JUDGE_VISIBILITY_TIMEOUT_S = env.float(
     "JUDGE_VISIBILITY_TIMEOUT_S",
     default=max(JUDGE_PYTHON_MAX_TIME_S, 2 * JUDGE_LEAN_MAX_TIME_S) + 2 * JUDGE_CLAIM_LEASE_S,
 )
-if REDIS_URL:
-    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = JUDGE_VISIBILITY_TIMEOUT_S
+CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = JUDGE_VISIBILITY_TIMEOUT_S
 
 # --- Activity webhooks (activity/; docs/agents.md) -------------------------------------------
 # Loopback/private/link-local targets (and plain http) are refused unless this is set
@@ -339,15 +329,10 @@ CELERY_BEAT_SCHEDULE["payments-retry-stuck-withdrawals"] = {
 FILE_UPLOAD_HANDLERS = ["market.api.uploads.CappedMemoryUploadHandler"]
 
 # --- REST API (market/api; docs/api.md) ------------------------------------------------------
-# Throttle counters live in their own cache: Redis when configured (shared by all web
-# processes), else process-local memory (the embedded default).
+# Throttle counters live in their own cache, in Redis (shared by all web processes).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "throttle": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
-    ),
+    "throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL},
 }
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

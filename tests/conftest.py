@@ -1,7 +1,7 @@
 """Suite-wide setup: the suite runs on PostgreSQL and Redis, never silently on less.
 
-`make test` points DATABASE_URL and REDIS_URL at the local servers (starting them if they are
-installed but stopped). Run by hand, pytest refuses to start on SQLite with a message.
+`make test` starts a private PostgreSQL and Redis (scripts/stack.py) unless DATABASE_URL and
+REDIS_URL are given; the settings refuse to load without them.
 """
 
 from __future__ import annotations

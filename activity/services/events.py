@@ -2,16 +2,16 @@
 
 Events that describe money or verdicts are written inside the transaction of the change
 (:func:`record_verdict_event` from ``record_verdict``; a trade's events in the matching
-engine's statement, by a trigger on PostgreSQL and by :func:`record_trade_events` on
-SQLite), so an event exists exactly when its change committed. Each event has a unique
-(user, key): writing it twice is a no-op (``ON CONFLICT DO NOTHING``). Webhook deliveries and
-the "a bid arrived" fan-out happen after commit, in Celery tasks on the default queue (the
-engine's are queued in the outbox of ``activity.services.fanout``).
+engine's statement, by a trigger), so an event exists exactly when its change committed.
+Each event has a unique (user, key): writing it twice is a no-op (``ON CONFLICT DO
+NOTHING``). Webhook deliveries and the "a bid arrived" fan-out happen after commit, in
+Celery tasks on the default queue (the engine's are queued in the outbox of
+``activity.services.fanout``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import Max
@@ -19,7 +19,7 @@ from django.db.models.functions import Greatest
 
 from activity.models import Event, EventKind, ReadMarker
 from judge.verdict import Verdict
-from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus, Trade
+from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus
 
 # The "a bid arrived" fan-out writes at most this many events per bid (the most recent sellers).
 MAX_FANOUT = 1000
@@ -66,48 +66,6 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict) -> None:
         ignore_conflicts=True,
     )
     _after_commit_dispatch([solution.solver_id])
-
-
-def record_trade_events(*, problem: Problem, trades: Sequence[Trade]) -> None:
-    """The buyer's and the seller's event of each trade, in ONE multi-row INSERT.
-
-    For the Python development engine on SQLite (``make run``). On PostgreSQL the trigger
-    ``activity_trade_events`` (migration 0002) writes these same rows for every trade the
-    engine inserts, inside the placement's single statement. The fan-out that follows (webhook
-    dispatch, the announcement of a resting bid) is queued in ``activity.services.fanout``.
-    """
-    events: list[Event] = []
-    for trade in trades:
-        common = {
-            **_problem_fields(problem),
-            "trade_id": trade.pk,
-            "solution_id": trade.solution_id,
-            "price_minor": trade.price_minor,
-            "currency": trade.currency,
-        }
-        events.append(
-            Event(
-                user_id=trade.buyer_id,
-                kind=EventKind.BID_FILLED,
-                key=f"trade:{trade.pk}:buyer",
-                payload={**common, "order_id": trade.bid_id},
-            )
-        )
-        events.append(
-            Event(
-                user_id=trade.seller_id,
-                kind=EventKind.ASK_FILLED,
-                key=f"trade:{trade.pk}:seller",
-                payload={
-                    **common,
-                    "order_id": trade.ask_id,
-                    "fee_minor": trade.fee_minor,
-                    "net_minor": trade.price_minor - trade.fee_minor,
-                },
-            )
-        )
-    if events:
-        Event.objects.bulk_create(events, ignore_conflicts=True)
 
 
 def announce_bid(*, order_id: int) -> list[int]:

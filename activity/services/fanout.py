@@ -1,8 +1,7 @@
 """The fan-out outbox (``activity.models.Fanout``): queued in a change's transaction, drained
 by the beat task ``activity.drain_fanout`` about once a second.
 
-On PostgreSQL the matching engine's rows are queued by triggers (activity migration 0003);
-on SQLite (``make run``) the Python development engine calls :func:`queue_placement` instead.
+The matching engine's rows are queued by triggers (activity migration 0003).
 Draining announces each queued resting bid (``events.announce_bid``) and dispatches the
 webhooks of every user concerned, in one transaction per batch: rows are claimed with
 SKIP LOCKED, so two drains never do the same work, and a crash before commit leaves them
@@ -12,31 +11,12 @@ queued for the next one. Announcing twice is a no-op (events are unique per user
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 
 from django.db import transaction
 
-from activity.models import Fanout, FanoutKind, WebhookEndpoint
-from market.models import Order, OrderSide, OrderStatus
+from activity.models import Fanout, FanoutKind
 
 logger = logging.getLogger(__name__)
-
-
-def queue_placement(*, order: Order, traders: Iterable[int]) -> None:
-    """SQLite's writer of what the PostgreSQL triggers queue for one placement."""
-    rows = []
-    if order.side == OrderSide.BID and order.status == OrderStatus.OPEN:
-        rows.append(Fanout(kind=FanoutKind.ANNOUNCE_BID, ref=order.pk))
-    pending = Fanout.objects.filter(kind=FanoutKind.DISPATCH).values("ref")
-    with_webhooks = (
-        WebhookEndpoint.objects.filter(user_id__in=set(traders), disabled_at__isnull=True)
-        .exclude(user_id__in=pending)
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
-    rows += [Fanout(kind=FanoutKind.DISPATCH, ref=user_id) for user_id in sorted(with_webhooks)]
-    if rows:
-        Fanout.objects.bulk_create(rows)
 
 
 def drain_fanout(*, limit: int = 500) -> list[int]:

@@ -78,7 +78,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
     if getattr(exc, "wait", None):
         headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
-    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "api:error")
+    code = getattr(exc, "error_code", None) or next(
+        (c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), "api:error"
+    )
     if isinstance(exc, exceptions.ValidationError):
         message, fields = "invalid input", _flatten(exc.detail)
     else:

@@ -1,30 +1,42 @@
 """Rate limits: one atomic counter, used by the API throttles, the page forms that write and
 the per-address bound on password guesses.
 
-With Redis (``REDIS_URL``, shared by every web process) a hit is one Lua script, ``INCR`` then
-``EXPIRE`` on the first hit, run atomically by the server: concurrent requests can never
-overwrite each other's counts, which the previous read/append/write-back of DRF's
-``SimpleRateThrottle`` did (480 requests from 48 threads passed a 120/min limit). Without Redis
-(the embedded ``make run``) the counters are process-local, under a lock. A window starts at
-the first hit of a key and lasts ``window_s``; a throttled call gets 429 with ``Retry-After``
-(the seconds left in the window).
+The counters live in Redis (``REDIS_URL``, shared by every web process): a hit is one Lua
+script, ``INCR`` then ``EXPIRE`` on the first hit, run atomically by the server: concurrent
+requests can never overwrite each other's counts, which the previous read/append/write-back of
+DRF's ``SimpleRateThrottle`` did (480 requests from 48 threads passed a 120/min limit). A window
+starts at the first hit of a key and lasts ``window_s``; a throttled call gets 429 with
+``Retry-After`` (the seconds left in the window).
+
+When Redis does not answer (a restart, a blip), nothing passes uncounted: the request is
+answered 503 ``api:unavailable`` with ``Retry-After: UNAVAILABLE_RETRY_AFTER_S`` (the API's
+JSON envelope under /api/, the product's 503 page elsewhere; :class:`UnavailableMiddleware`),
+never a 500.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
-import time
 from typing import Any
 
 import redis
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 KEY_PREFIX = "fm-rate:"
+# What a caller is told to wait when the counters' Redis does not answer: its restart or a
+# failover takes seconds.
+UNAVAILABLE_RETRY_AFTER_S = 5
+UNAVAILABLE_MESSAGE = "the service is briefly unavailable; try again in a few seconds"
+
+logger = logging.getLogger(__name__)
 
 _HIT_SCRIPT = """
 local count = redis.call('INCR', KEYS[1])
@@ -44,37 +56,41 @@ class RateDecision:
     retry_after_s: int
 
 
-class _LocalCounters:
-    """The process-local fallback: ``{key: (expires_at, count)}`` under one lock."""
+class CountersUnavailable(exceptions.APIException):
+    """Redis, which holds the rate counters, did not answer: 503 with ``Retry-After``."""
 
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.counts: dict[str, tuple[float, int]] = {}
-
-    def hit(self, key: str, window_s: int) -> tuple[int, int]:
-        now = time.monotonic()
-        with self.lock:
-            expires_at, count = self.counts.get(key, (0.0, 0))
-            if expires_at <= now:
-                expires_at, count = now + window_s, 0
-            self.counts[key] = (expires_at, count + 1)
-        return count + 1, max(1, int(expires_at - now + 0.999))
-
-    def peek(self, key: str) -> int:
-        with self.lock:
-            expires_at, count = self.counts.get(key, (0.0, 0))
-        return count if expires_at > time.monotonic() else 0
+    status_code = 503
+    default_detail = UNAVAILABLE_MESSAGE
+    error_code = "api:unavailable"
+    wait = UNAVAILABLE_RETRY_AFTER_S
 
 
-_local = _LocalCounters()
+class UnavailableMiddleware:
+    """Outside DRF (page forms, the login page): :class:`CountersUnavailable` becomes the 503
+    answer for the path (JSON under /api/, else the product's page) with ``Retry-After``."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not isinstance(exc, CountersUnavailable):
+            return None
+        from market.views.errors import error_response
+
+        response = error_response(request, 503, code=exc.error_code, message=str(exc.detail))
+        response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER_S)
+        return response
+
+
 _client_lock = threading.Lock()
 _clients: dict[str, Any] = {}
 
 
-def _redis() -> Any | None:
+def _redis() -> Any:
     url = settings.REDIS_URL
-    if not url:
-        return None
     with _client_lock:
         if url not in _clients:
             client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
@@ -85,24 +101,26 @@ def _redis() -> Any | None:
 def hit(*, key: str, limit: int, window_s: int) -> RateDecision:
     """Count one event under ``key``; allowed while the window's count <= ``limit``.
 
-    A Redis error propagates: the request fails rather than passing unthrottled.
+    Redis not answering raises :class:`CountersUnavailable` (503): the request fails rather
+    than passing unthrottled.
     """
-    backend = _redis()
-    if backend is None:
-        count, retry_after_s = _local.hit(KEY_PREFIX + key, window_s)
-    else:
-        _, script = backend
+    _, script = _redis()
+    try:
         count, retry_after_s = (int(v) for v in script(keys=[KEY_PREFIX + key], args=[window_s]))
+    except redis.RedisError as error:
+        logger.warning("rate counters unavailable (%s): answering 503", error)
+        raise CountersUnavailable from error
     return RateDecision(is_allowed=count <= limit, count=count, retry_after_s=max(1, retry_after_s))
 
 
 def peek(*, key: str) -> int:
     """The count under ``key`` in its current window, without counting."""
-    backend = _redis()
-    if backend is None:
-        return _local.peek(KEY_PREFIX + key)
-    client, _ = backend
-    return int(client.get(KEY_PREFIX + key) or 0)
+    client, _ = _redis()
+    try:
+        return int(client.get(KEY_PREFIX + key) or 0)
+    except redis.RedisError as error:
+        logger.warning("rate counters unavailable (%s): answering 503", error)
+        raise CountersUnavailable from error
 
 
 def client_address(request: Any) -> str:

@@ -48,11 +48,11 @@ def lock_problem_for_placement(
     this problem (the ledger trigger re-checks ACCEPTED when the ask is inserted).
     Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
     """
-    sql = _PLACEMENT_LOCK_SQL
-    if connection.vendor == "postgresql":
-        sql += " FOR NO KEY UPDATE OF p"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [owner_id, client_order_id, solution_id, owner_id, problem_id])
+        cursor.execute(
+            _PLACEMENT_LOCK_SQL + " FOR NO KEY UPDATE OF p",
+            [owner_id, client_order_id, solution_id, owner_id, problem_id],
+        )
         row = cursor.fetchone()
     if row is None:
         raise Problem.DoesNotExist

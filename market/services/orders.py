@@ -26,9 +26,9 @@ through the WAL flush and answers once the flush is done (``0009`` and ``0010`` 
 the statements are planned: index probes whatever the statistics). This module validates the input,
 passes the settings' policy (fee rate, whether USD trades, the proceeds hold window, the
 currency with debt), turns the function's refusals into domain errors, and schedules the
-practice bot's re-bid. On SQLite (``make run``) the same rules run in Python, in
-``market.services.dev_engine``; the differential test (tests/market/test_differential.py)
-holds both engines to one naive matcher.
+practice bot's re-bid. The tests keep the same rules in Python as a reference model
+(tests/market/dev_engine); the differential test (tests/market/test_differential.py) holds
+both to one naive matcher.
 """
 
 from __future__ import annotations
@@ -122,11 +122,11 @@ def place_ask(
 
 def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
     """Cancel the user's open order and release exactly the remaining hold."""
-    if not _database_engine():
-        from market.services import dev_engine
+    return _cancel(user_id=user.pk, order_id=order_id)
 
-        return dev_engine.cancel(user_id=user.pk, order_id=order_id)
-    row = _call("market_cancel_order", [user.pk, order_id, str(DEBT_CURRENCY)], price=None)
+
+def _cancel(*, user_id: int, order_id: int) -> Order:
+    row = _call("market_cancel_order", [user_id, order_id, str(DEBT_CURRENCY)], price=None)
     if isinstance(row, _Replay):  # the cancel committed, then the call failed
         return Order.objects.get(pk=row.order_id)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
@@ -134,7 +134,7 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
         Order(
             pk=order_id,
             problem_id=problem_id,
-            owner_id=user.pk,
+            owner_id=user_id,
             side=side,
             price_minor=price_minor,
             currency=currency,
@@ -164,60 +164,18 @@ def _place(
         raise InvalidOrder(
             "invalid client order id", fields={"client_order_id": ["1 to 64 characters"]}
         )
-    if not _database_engine():
-        from market.services import dev_engine
-
-        order, traders, is_demo = dev_engine.place(
-            owner_id=owner_id,
-            problem_id=problem_id,
-            side=side,
-            price=price,
-            quantity=quantity,
-            solution_id=solution_id,
-            client_order_id=client_order_id,
-        )
-    else:
-        currency = price.currency
-        row = _call(
-            "market_place_order",
-            [
-                owner_id,
-                problem_id,
-                str(side),
-                price.minor,
-                str(currency),
-                quantity,
-                solution_id,
-                client_order_id,
-                usd_enabled(),
-                settings.MARKET_FEE_BPS,
-                str(proceeds_account_kind(currency)),
-                proceeds_hold_window(currency),
-                str(DEBT_CURRENCY),
-            ],
-            price=price,
-        )
-        if isinstance(row, _Replay):
-            existing = Order.objects.get(pk=row.order_id)
-            return replay_order(existing, problem_id, side, price, quantity, solution_id)
-        order_id, remaining, status, created_at, closed_at, is_demo, traders = row
-        order = _saved(
-            Order(
-                pk=order_id,
-                problem_id=problem_id,
-                owner_id=owner_id,
-                side=side,
-                price_minor=price.minor,
-                currency=currency,
-                quantity=quantity,
-                remaining=remaining,
-                status=status,
-                solution_id=solution_id,
-                client_order_id=client_order_id,
-                created_at=created_at,
-                closed_at=closed_at,
-            )
-        )
+    order_or_replay = _engine_place(
+        owner_id=owner_id,
+        problem_id=problem_id,
+        side=side,
+        price=price,
+        quantity=quantity,
+        solution_id=solution_id,
+        client_order_id=client_order_id,
+    )
+    if isinstance(order_or_replay, Order):
+        return order_or_replay
+    order, traders, is_demo = order_or_replay
     # The activity feed's fan-out (announcing a resting bid, the traders' webhooks) was queued
     # in the same transaction (activity.services.fanout): no broker message per placement.
     if traders and is_demo:
@@ -227,9 +185,60 @@ def _place(
     return order
 
 
-def _database_engine() -> bool:
-    """The database's functions on PostgreSQL; the Python development engine on SQLite."""
-    return connection.vendor == "postgresql"
+def _engine_place(
+    *,
+    owner_id: int,
+    problem_id: int,
+    side: OrderSide,
+    price: Money,
+    quantity: int,
+    solution_id: int | None,
+    client_order_id: str | None,
+) -> Order | tuple[Order, list[int], bool]:
+    """One call of the engine (``market_place_order``): (the order, the traders' ids, whether
+    the problem is a demo one), or the order already placed with ``client_order_id``."""
+    currency = price.currency
+    row = _call(
+        "market_place_order",
+        [
+            owner_id,
+            problem_id,
+            str(side),
+            price.minor,
+            str(currency),
+            quantity,
+            solution_id,
+            client_order_id,
+            usd_enabled(),
+            settings.MARKET_FEE_BPS,
+            str(proceeds_account_kind(currency)),
+            proceeds_hold_window(currency),
+            str(DEBT_CURRENCY),
+        ],
+        price=price,
+    )
+    if isinstance(row, _Replay):
+        existing = Order.objects.get(pk=row.order_id)
+        return replay_order(existing, problem_id, side, price, quantity, solution_id)
+    order_id, remaining, status, created_at, closed_at, is_demo, traders = row
+    order = _saved(
+        Order(
+            pk=order_id,
+            problem_id=problem_id,
+            owner_id=owner_id,
+            side=side,
+            price_minor=price.minor,
+            currency=currency,
+            quantity=quantity,
+            remaining=remaining,
+            status=status,
+            solution_id=solution_id,
+            client_order_id=client_order_id,
+            created_at=created_at,
+            closed_at=closed_at,
+        )
+    )
+    return order, traders, is_demo
 
 
 @dataclasses.dataclass(frozen=True)

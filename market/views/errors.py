@@ -25,6 +25,7 @@ _TITLES = {
     404: "Page not found",
     429: "Too many requests",
     500: "Server error",
+    503: "Briefly unavailable",
 }
 _API_ERRORS = {
     400: ("api:bad-request", "bad request"),
@@ -32,6 +33,7 @@ _API_ERRORS = {
     404: ("not-found", "not found"),
     429: ("api:throttled", "too many requests; try again later"),
     500: ("api:server-error", "internal error; it has been logged"),
+    503: ("api:unavailable", "the service is briefly unavailable; try again in a few seconds"),
 }
 
 

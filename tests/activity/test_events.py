@@ -104,10 +104,10 @@ def test_a_placements_trade_events_are_written_in_its_one_statement():
     assert Event.objects.filter(user=buyer, kind=EventKind.BID_FILLED).count() == 3
 
 
-def test_the_trigger_and_the_sqlite_writer_write_the_same_events():
-    """activity_trade_events (PostgreSQL) and record_trade_events (SQLite's dev engine)."""
-    from activity.services.events import record_trade_events
+def test_the_trigger_and_the_reference_writer_write_the_same_events():
+    """activity_trade_events (the trigger) and the reference model's record_trade_events."""
     from market.models import Trade
+    from tests.market.dev_engine.activity import record_trade_events
 
     market = Market(title="Same events")
     buyer = funded(100_000)

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from activity.models import Event, EventKind, Fanout, FanoutKind, WebhookDelivery
-from activity.services.fanout import drain_fanout, queue_placement
+from activity.services.fanout import drain_fanout
 from activity.services.webhooks import create_webhook_endpoint
 from market.services.orders import place_ask, place_bid
 from tests.factories import UserFactory
@@ -101,7 +101,7 @@ def test_an_announcement_that_fails_is_dropped_without_blocking_the_rest(monkeyp
     ]
 
 
-def test_the_sqlite_writer_queues_what_the_triggers_queue():
+def test_the_reference_writer_queues_what_the_triggers_queue():
     market = Market()
     hooked, buyer = UserFactory(), funded(100_000)
     create_webhook_endpoint(user=hooked, url="https://127.0.0.1:9/hook")
@@ -115,6 +115,8 @@ def test_the_sqlite_writer_queues_what_the_triggers_queue():
         [(FanoutKind.ANNOUNCE_BID, bid.pk), (FanoutKind.DISPATCH, hooked.pk)]
     )
     Fanout.objects.all().delete()
+    from tests.market.dev_engine.activity import queue_placement
+
     queue_placement(order=bid, traders=[buyer.pk, hooked.pk])
     assert queued() == by_triggers
 

@@ -1,20 +1,33 @@
-"""`make run` (scripts/run.sh) stops cleanly on Ctrl-C, mid-verdict, with nothing left running.
+"""`make run` (scripts/run.sh -> scripts/supervise.py) for real: its own PostgreSQL and Redis
+(scripts/stack.py) in a fresh folder, a role killed with SIGKILL comes back while the web
+server stays up, and Ctrl-C mid-verdict stops everything quickly with nothing left running.
 
-The script runs as `make run` runs it (a Celery worker with beat and runserver, SQLite and the
-filesystem broker), on a free port with its own database and broker folder.
+The tests of this module share one running stack (a start migrates a fresh database: tens of
+seconds on a loaded machine); the Ctrl-C test stops it and so comes last.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import signal
-import sqlite3
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
+import pytest
+
 from tests.judging.conftest import ROOT, free_port, wait_for
+
+# Readiness is waited on; these bound only a start or a restart that never comes (a fresh
+# migrate takes 25-60 s at load 6-15 on 2 cores).
+START_TIMEOUT_S = 300
+RESTART_TIMEOUT_S = 120
 
 SLOW_VERIFIER = '''"""Solution format: the word yes."""
 import time
@@ -34,20 +47,25 @@ print(submit_solution(solver=UserFactory(), verifier_version=version, text="yes"
 """
 
 
-def _tree(root: int) -> set[int]:
-    """``root`` and every process below it (through /proc parent links)."""
-    parents: dict[int, list[int]] = {}
+def _children(pid: int) -> dict[int, str]:
+    """The direct children of ``pid``: {pid: command line}."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 stat = Path(f"/proc/{entry}/stat").read_text()
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
             except OSError:
                 continue
-            ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
-            parents.setdefault(ppid, []).append(int(entry))
+            if int(stat[stat.rfind(")") + 2 :].split()[1]) == pid:
+                found[int(entry)] = cmdline.decode(errors="replace")
+    return found
+
+
+def _tree(root: int) -> set[int]:
     found, todo = {root}, [root]
     while todo:
-        for child in parents.get(todo.pop(), []):
+        for child in _children(todo.pop()):
             if child not in found:
                 found.add(child)
                 todo.append(child)
@@ -68,75 +86,187 @@ def _alive(pids: set[int]) -> set[int]:
 
 def _answers(url: str) -> bool:
     try:
-        with urllib.request.urlopen(url, timeout=1) as response:  # noqa: S310 - loopback
+        with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - loopback
             return response.status == 200
     except OSError:
         return False
 
 
-def _status(database: Path, solution_id: int) -> str | None:
-    with sqlite3.connect(database) as db:
-        row = db.execute(
-            "SELECT status FROM market_solution WHERE id = ?", (solution_id,)
-        ).fetchone()
-    return row[0] if row else None
+@dataclass
+class Stack:
+    script: subprocess.Popen[bytes]
+    port: int
+    var: Path
+    log: Path
+    env: dict[str, str]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+    def supervisor_pid(self) -> int:
+        return self.script.pid  # run.sh execs supervise.py
+
+    def role(self, marker: str) -> int | None:
+        for pid, cmdline in _children(self.supervisor_pid()).items():
+            if marker in cmdline and _alive({pid}):
+                return pid
+        return None
+
+    def urls(self) -> dict[str, str]:
+        values = {}
+        for line in (self.var / "stack.env").read_text().splitlines():
+            key, _, value = line.partition("=")
+            values[key] = value
+        return values
+
+    def status(self, solution_id: int) -> str | None:
+        with psycopg.connect(self.urls()["DATABASE_URL"]) as db:
+            row = db.execute(
+                "SELECT status FROM market_solution WHERE id = %s", [solution_id]
+            ).fetchone()
+        return row[0] if row else None
 
 
-def test_ctrl_c_mid_verdict_stops_everything_quickly(tmp_path):
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp("run")
     port = free_port()
-    database = tmp_path / "db.sqlite3"
     env = {
-        **os.environ,
-        "PORT": str(port),
-        "FORMALMARKET_VAR_DIR": str(tmp_path / "var"),
-        "CELERY_FILESYSTEM_BROKER_DIR": str(tmp_path / "var" / "broker"),
-        "DATABASE_URL": f"sqlite:///{database}",
-        "REDIS_URL": "",
-        "PRACTICE_BOT_REFRESH_S": "3600",
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL"}  # its own servers, as `make run`
     }
-    log = open(tmp_path / "run.log", "wb")  # noqa: SIM115 - closed below
-    script = subprocess.Popen(  # noqa: S603 - our own script
-        ["scripts/run.sh"], cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+    env.update(
+        {"PORT": str(port), "FORMALMARKET_VAR_DIR": str(folder / "var")},
+        PRACTICE_BOT_REFRESH_S="3600",
     )
+    log = folder / "run.log"
+    with open(log, "wb") as out:
+        script = subprocess.Popen(  # noqa: S603 - our own script
+            ["scripts/run.sh"], cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True
+        )
+    running = Stack(script, port, folder / "var", log, env)
     try:
         wait_for(
-            lambda: _answers(f"http://127.0.0.1:{port}/") or script.poll() is not None,
-            timeout_s=240,
+            lambda: _answers(running.url) or script.poll() is not None,
+            timeout_s=START_TIMEOUT_S,
             what="the web server of scripts/run.sh",
         )
-        assert script.poll() is None, (tmp_path / "run.log").read_text()
-        submitted = subprocess.run(  # noqa: S603
-            [".venv/bin/python", "manage.py", "shell", "-c", SUBMIT],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert submitted.returncode == 0, submitted.stderr
-        solution_id = int(submitted.stdout.strip().splitlines()[-1])
-        wait_for(
-            lambda: _status(database, solution_id) == "running",
-            timeout_s=120,
-            what=f"the verdict to start\n{(tmp_path / 'run.log').read_text()[-3000:]}",
-        )
-        processes = _tree(script.pid)
-        assert len(processes) >= 4  # the script, the worker, its pool, runserver
-
-        interrupted_at = time.monotonic()
-        os.kill(script.pid, signal.SIGINT)  # what Ctrl-C sends to the foreground script
-        script.wait(timeout=30)
-        stopped_s = time.monotonic() - interrupted_at
-
-        wait_for(lambda: not _alive(processes), timeout_s=5, what="every child to be gone")
-        assert stopped_s < 15, f"scripts/run.sh took {stopped_s:.1f} s to stop"
-        assert not _answers(f"http://127.0.0.1:{port}/")
-        # Cut short, not lost: the solution is still RUNNING (its claim expires and the sweep
-        # judges it again on the next start), never given a verdict it did not earn.
-        assert _status(database, solution_id) == "running"
+        assert script.poll() is None, running.tail()
+        yield running
     finally:
+        everything = _tree(script.pid)
         if script.poll() is None:
             os.killpg(script.pid, signal.SIGKILL)
-        for pid in _alive(_tree(script.pid)):
+        for pid in _alive(everything):
             os.kill(pid, signal.SIGKILL)
-        log.close()
+        subprocess.run(  # noqa: S603 - the servers, had the script not stopped them
+            [str(ROOT / ".venv/bin/python"), "scripts/stack.py", "stop", str(running.var)],
+            cwd=ROOT,
+            check=False,
+        )
+        data = running.var / "postgres"
+        if data.is_symlink():  # as root under a private /tmp: the data lives outside
+            shutil.rmtree(data.resolve(), ignore_errors=True)
+
+
+def test_the_stack_runs_on_its_own_postgresql_18_and_redis(stack):
+    urls = stack.urls()
+    assert re.fullmatch(
+        r"postgres://postgres:[0-9a-f]{32}@127\.0\.0\.1:\d+/formalmarket", urls["DATABASE_URL"]
+    )
+    assert re.fullmatch(r"redis://:[0-9a-f]{32}@127\.0\.0\.1:\d+/0", urls["REDIS_URL"])
+    assert (stack.var / "stack.env").stat().st_mode & 0o077 == 0  # it holds the passwords
+    with psycopg.connect(urls["DATABASE_URL"]) as db:
+        version = db.execute("SHOW server_version_num").fetchone()[0]
+    assert int(version) >= 180000
+
+    # The demo problems load beside the roles' start (scripts/supervise.py).
+    wait_for(
+        lambda: re.search(r"load_demo took [\d.]+ s", stack.log.read_text(errors="replace")),
+        timeout_s=START_TIMEOUT_S,
+        what=f"load_demo to finish\n{stack.tail()}",
+    )
+    with psycopg.connect(urls["DATABASE_URL"]) as db:
+        problems = db.execute("SELECT count(*) FROM market_problem").fetchone()[0]
+    assert problems > 0
+
+
+@pytest.mark.parametrize(("role", "marker"), [("worker", " worker "), ("web", "runserver")])
+def test_a_role_killed_with_sigkill_is_restarted_with_the_rest_still_up(stack, role, marker):
+    before = wait_for(lambda: stack.role(marker), timeout_s=RESTART_TIMEOUT_S, what=role)
+    beat = stack.role(" beat ")
+    os.kill(before, signal.SIGKILL)
+    after = wait_for(
+        lambda: (pid := stack.role(marker)) and pid != before and pid,
+        timeout_s=RESTART_TIMEOUT_S,
+        what=f"the {role} to be started again\n{stack.tail()}",
+    )
+    assert after != before
+    logged = rf"{role} exited \(status -9\) after [\d.]+ s; restarting in \d+ s"
+    assert re.search(logged, stack.tail())
+    assert stack.script.poll() is None  # the supervisor stays
+    assert stack.role(" beat ") == beat  # the other roles were left alone
+    wait_for(lambda: _answers(stack.url), timeout_s=RESTART_TIMEOUT_S, what="the web server")
+
+
+def test_ctrl_c_mid_verdict_stops_everything_quickly(stack):
+    submitted = subprocess.run(  # noqa: S603
+        [".venv/bin/python", "manage.py", "shell", "-c", SUBMIT],
+        cwd=ROOT,
+        env={**stack.env, **{k: v for k, v in stack.urls().items() if k.endswith("_URL")}},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert submitted.returncode == 0, submitted.stderr
+    solution_id = int(submitted.stdout.strip().splitlines()[-1])
+    wait_for(
+        lambda: stack.status(solution_id) == "running",
+        timeout_s=START_TIMEOUT_S,
+        what=f"the verdict to start\n{stack.tail()}",
+    )
+    urls = stack.urls()
+    processes = _tree(stack.script.pid)
+    servers = {
+        int((stack.var / "redis" / "redis.pid").read_text()),
+        int((stack.var / "postgres" / "postmaster.pid").read_text().split()[0]),
+    }
+    assert len(processes) >= 5  # the supervisor, the worker, its pool, beat, runserver
+
+    interrupted_at = time.monotonic()
+    os.kill(stack.script.pid, signal.SIGINT)  # what Ctrl-C sends to the foreground script
+    stack.script.wait(timeout=60)
+    stopped_s = time.monotonic() - interrupted_at
+
+    def survivors() -> str:
+        return "\n".join(
+            f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes()!r}"
+            for pid in _alive(processes | servers)
+            if Path(f"/proc/{pid}").exists()
+        )
+
+    wait_for(
+        lambda: not _alive(processes | servers),
+        timeout_s=10,
+        what=f"every child to be gone:\n{survivors()}",
+    )
+    assert stopped_s < 20, f"scripts/run.sh took {stopped_s:.1f} s to stop\n{stack.tail()}"
+    assert not _answers(stack.url)
+    # Cut short, not lost: the solution is still RUNNING (its claim expires and the sweep
+    # judges it again on the next start), never given a verdict it did not earn. The data
+    # outlives the stop: the next start finds it.
+    restarted = subprocess.run(  # noqa: S603
+        [".venv/bin/python", "scripts/stack.py", "start", str(stack.var)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "DATABASE_URL=" in restarted.stdout
+    assert stack.urls()["PG_PASSWORD"] == urls["PG_PASSWORD"]
+    assert stack.status(solution_id) == "running"

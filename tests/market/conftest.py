@@ -89,11 +89,14 @@ PHASES = [Phase.explicit, Phase.reuse, Phase.generate] + (
 
 @pytest.fixture(params=["database", "python"])
 def engine(request, monkeypatch):
-    """Run a test against each engine: the database functions and the Python one (SQLite's)."""
+    """Run a test against each engine: the database functions (the product's) and the Python
+    reference model (tests/market/dev_engine), swapped in behind ``market.services.orders``."""
     from market.services import orders
+    from tests.market.dev_engine import engine as reference
 
     if request.param == "python":
-        monkeypatch.setattr(orders, "_database_engine", lambda: False)
+        monkeypatch.setattr(orders, "_engine_place", reference.place)
+        monkeypatch.setattr(orders, "_cancel", reference.cancel)
     return request.param
 
 

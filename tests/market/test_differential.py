@@ -6,8 +6,8 @@ trade (not the same owner; the buyer does not own a copy of that solution yet), 
 by price then age, trades one copy at the resting order's price, and starts over. On random
 order streams (hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
-Both engines are held to it: the database's functions (PostgreSQL) and the Python
-development engine that SQLite runs (``engine`` fixture, tests/market/conftest.py).
+Both engines are held to it: the database's functions (the product's engine) and the Python
+reference model (tests/market/dev_engine; ``engine`` fixture, tests/market/conftest.py).
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def test_a_dry_run_is_judged_once():
     done = perform_dry_run(dry_run_id=requested.pk)
     assert done is not None and (done.status, done.is_passed) == (DryRunStatus.DONE, True)
     assert done.finished_at is not None and done.claimed_until is None
+    assert done.claim_token == ""  # a finished dry run holds no claim
     assert perform_dry_run(dry_run_id=requested.pk) is None
     done.refresh_from_db()
     assert (done.judge_attempts, len(done.results)) == (1, 2)

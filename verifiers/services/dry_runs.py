@@ -120,6 +120,7 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
             status=DryRunStatus.DONE,
             finished_at=timezone.now(),
             claimed_until=None,
+            claim_token="",  # finished: no claim left to hold (as a judged solution)
             **outcome,
         )
     except BaseException:

@@ -1,11 +1,11 @@
-"""The matching engine in Python, for SQLite (``make run``): the development engine.
+"""The matching engine in Python: the tests' reference model of the database engine.
 
-PostgreSQL runs the engine as database functions (``market/migrations/0006_engine_v2.py``,
-which replaced 0005's; called by ``market.services.orders``). SQLite has no such functions,
-so the development server runs the same rules here, through the ORM, one placement per
-transaction (SQLite has one writer at a time). It also runs on PostgreSQL, where
-tests/market/test_differential.py holds it and the database engine to one naive matcher,
-placement for placement.
+The product runs one engine, the database functions (``market/migrations/0006_engine_v2.py``,
+called by ``market.services.orders``). This is the Python engine that the SQLite development
+server ran until issue 26, kept as an oracle: the same rules through the ORM, one placement
+per transaction. tests/market/test_differential.py holds it and the database engine to one
+naive matcher, placement for placement, and the ``engine`` fixture runs the market tests
+against both (an outside differential run found 0 divergences in 33,800 operations).
 The rules are stated once, in the docstring of ``market.services.orders``.
 """
 
@@ -14,12 +14,10 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
-from activity.services.events import record_trade_events
-from activity.services.fanout import queue_placement
 from market.exceptions import (
     CurrencyMismatch,
     InsufficientFunds,
@@ -42,14 +40,19 @@ from market.payments.exceptions import UsdDisabled
 from market.payments.services.balances import settle_debt_locked
 from market.payments.services.proceeds import hold_trade_proceeds, proceeds_account_kind
 from market.payments.stripe_client import usd_enabled
-from market.services.ledger import LedgerBatch, get_system_account
-from market.services.matching import plan_fills
+from market.services.ledger import get_system_account
 from market.services.order_checks import (
     check_ask_solution,
     lock_problem_for_placement,
     replay_order,
 )
-from market.services.order_writes import BookChange, lock_accounts_and_allocate, write_book_change
+from tests.market.dev_engine.ledger import LedgerBatch
+from tests.market.dev_engine.matching import plan_fills
+from tests.market.dev_engine.writes import (
+    BookChange,
+    lock_accounts_and_allocate,
+    write_book_change,
+)
 
 
 def place(
@@ -315,10 +318,7 @@ def _place_locked(
     for trade in change.trades:
         hold_trade_proceeds(trade=trade)
     traders = [t.buyer_id for t in change.trades] + [t.seller_id for t in change.trades]
-    if connection.vendor != "postgresql":
-        # On PostgreSQL the triggers of activity migration 0003 write these with the rows.
-        record_trade_events(problem=problem, trades=change.trades)
-        queue_placement(order=order, traders=traders)
+    # The triggers of activity migration 0003 write the trade events and the fan-out rows.
     return order, traders, problem.is_demo
 
 

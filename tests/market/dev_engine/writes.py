@@ -1,4 +1,4 @@
-"""The development engine's writes (``market.services.dev_engine``), through the ORM.
+"""The reference model's writes (tests/market/dev_engine/engine.py), through the ORM.
 
 :func:`lock_accounts_and_allocate` locks the user accounts of a placement in ascending id
 order (creating missing ones first) and allocates the ids of the rows to come (order, ledger
@@ -29,11 +29,11 @@ from market.models import (
     Trade,
 )
 from market.services.ledger import (
-    LedgerBatch,
     get_system_account,
     get_user_accounts,
     lock_accounts,
 )
+from tests.market.dev_engine.ledger import LedgerBatch
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -78,33 +78,15 @@ def lock_accounts_and_allocate(
 
 
 def _ids(table: str, count: int) -> list[int]:
-    """``count`` fresh ids of ``table``, from its sequence (taken under the problem's lock).
-
-    SQLite: bumping ``sqlite_sequence`` is a write, so it takes SQLite's database lock at
-    once and two placements cannot be handed the same ids.
-    """
+    """``count`` fresh ids of ``table``, from its sequence (taken under the problem's lock)."""
     if count == 0:
         return []
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-                [table, count],
-            )
-            return [row[0] for row in cursor.fetchall()]
         cursor.execute(
-            "UPDATE sqlite_sequence SET seq = seq + %s WHERE name = %s RETURNING seq",
-            [count, table],
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [table, count],
         )
-        row = cursor.fetchone()
-        if row is None:
-            cursor.execute(f"SELECT COALESCE(MAX(id), 0) + %s FROM {table}", [count])  # noqa: S608
-            row = cursor.fetchone()
-            cursor.execute(
-                "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, row[0]]
-            )
-    last = int(row[0])
-    return list(range(last - count + 1, last + 1))
+        return [row[0] for row in cursor.fetchall()]
 
 
 @dataclasses.dataclass
