@@ -163,7 +163,10 @@ class Stack:
 
         client = redis.Redis.from_url(self.redis.url)
         try:
-            return bool(client.exists(f"{WARM_KEY_PREFIX}python:{self.hostname()}"))
+            # <host> is the worker's node name, or the machine's name for a worker that uses
+            # that (one worker at a time runs here).
+            names = (self.hostname(), socket.gethostname())
+            return any(client.exists(f"{WARM_KEY_PREFIX}python:{name}") for name in names)
         finally:
             client.close()
 
