@@ -186,3 +186,16 @@ def test_dry_runs_are_swept_per_queue_and_never_twice_while_queued(broker, setti
     assert requeue_stale_dry_runs(older_than=timedelta(minutes=5), limit=2) == 1
     assert queued(broker, "judge-lean", "dry_run_id") == sorted(d.pk for d in lean)
     assert requeue_stale_dry_runs_task() == 0
+
+
+def test_a_worker_announces_lean_while_it_lives_and_withdraws_at_shutdown(broker):
+    from verifiers.services.requeue import CAPABILITY_TTL_S, announce_capability
+
+    key = CAPABLE_KEY.format(language="lean", hostname="lean9@host")
+    withdraw = announce_capability(language="lean", hostname="lean9@host")
+    try:
+        wait_until(lambda: broker.exists(key), "the capability key", timeout=10)
+        assert 0 < broker.ttl(key) <= CAPABILITY_TTL_S  # a dead worker's key expires
+    finally:
+        withdraw()
+    assert not broker.exists(key)
