@@ -73,9 +73,10 @@ class Fanout(models.Model):
 
     The matching engine's statement writes these rows through triggers (PostgreSQL, activity
     migration 0003): a resting bid to announce to the
-    users who could sell to it, a trader whose webhooks have new events. The beat task
-    ``activity.drain_fanout`` claims and does them about once a second, so a placement sends
-    no broker message and none is lost with a broker outage at commit.
+    users who could sell to it, a trader whose webhooks have new events. The task
+    ``activity.drain_fanout`` claims and does them, enqueued by beat's listener when the rows
+    commit (``NOTIFY activity_fanout``, activity migration 0005) and every 30 s as a backstop,
+    so a placement sends no broker message and none is lost with a broker outage at commit.
     """
 
     kind = models.CharField(max_length=16, choices=FanoutKind.choices)

@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
+from celery.signals import beat_init
+
+logger = logging.getLogger(__name__)
+
+
+@beat_init.connect
+def listen_for_the_fanout_outbox(sender: object, **kwargs: object) -> None:
+    """In beat (one per deployment): drain the fan-out outbox as soon as a change commits.
+
+    The engine's triggers queue fan-out rows and ``NOTIFY activity_fanout`` (activity
+    migration 0005); this listener enqueues one ``activity.drain_fanout`` per burst. The beat
+    schedule's slow sweep (ACTIVITY_FANOUT_EVERY_S) is the backstop.
+    """
+    from django.conf import settings
+
+    if not getattr(settings, "ACTIVITY_FANOUT_LISTEN", True):
+        return
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    from activity.services.listener import start_fanout_listener
+
+    start_fanout_listener(on_notify=lambda: drain_fanout_task.delay())
+    logger.info("listening for the fan-out outbox (NOTIFY activity_fanout)")
 
 
 @shared_task(name="activity.dispatch_webhooks", queue="default", ignore_result=True)
@@ -28,7 +55,8 @@ def deliver_webhook_task(*, delivery_id: int) -> None:
 
 @shared_task(name="activity.drain_fanout", queue="default", ignore_result=True)
 def drain_fanout_task() -> int:
-    """Beat, about once a second: announce queued resting bids, dispatch queued webhooks."""
+    """Announce queued resting bids, dispatch queued webhooks: sent by the fan-out listener
+    when a change commits, and by beat every ACTIVITY_FANOUT_EVERY_S as the backstop."""
     from activity.services.fanout import drain_fanout
 
     due = drain_fanout()

@@ -279,10 +279,12 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
 WEBHOOK_RETRY_BASE_S = env.float("WEBHOOK_RETRY_BASE_S", default=30.0)  # 30 s, 1 min, 2 min...
 WEBHOOK_RETRY_MAX_S = env.float("WEBHOOK_RETRY_MAX_S", default=6 * 3600.0)
 # The engine's fan-out outbox (activity.services.fanout): resting bids announced to the users
-# who could sell to them, traders' webhooks dispatched, within about this long of the change.
+# who could sell to them, traders' webhooks dispatched. Drained when a change commits (beat's
+# LISTEN activity_fanout, activity.services.listener); this sweep is only the backstop.
+ACTIVITY_FANOUT_LISTEN = env.bool("ACTIVITY_FANOUT_LISTEN", default=True)
 CELERY_BEAT_SCHEDULE["activity-drain-fanout"] = {
     "task": "activity.drain_fanout",
-    "schedule": env.float("ACTIVITY_FANOUT_EVERY_S", default=1.0),
+    "schedule": env.float("ACTIVITY_FANOUT_EVERY_S", default=30.0),
     "options": {"queue": "default", "expires": 10},
 }
 CELERY_BEAT_SCHEDULE["activity-sweep-webhooks"] = {

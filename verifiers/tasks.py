@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 
 from celery import Task, shared_task
 from celery.signals import (
@@ -163,6 +164,35 @@ def clear_the_warm_key(**kwargs: object) -> None:
     if _uid_claim is not None:
         _uid_claim.stop()
         delete_key(_uid_claim.key)
+
+
+_withdrawals: list[Callable[[], None]] = []
+
+
+@worker_ready.connect
+def announce_what_this_worker_can_judge(sender: object, **kwargs: object) -> None:
+    """A worker that consumes ``judge-lean`` and has a toolchain says so in the broker, so the
+    re-queue sweep sends Lean work back only while someone can judge it."""
+    app = getattr(sender, "app", None)
+    queues = getattr(getattr(app, "amqp", None), "queues", None)
+    consumed = queues.consume_from if queues is not None else None
+    if consumed is not None and "judge-lean" not in consumed:
+        return
+    from verifiers.services.judging import lean_toolchain_status
+    from verifiers.services.requeue import announce_capability
+
+    available, reason = lean_toolchain_status()
+    if not available:
+        logger.info("this worker cannot judge Lean: %s", reason)
+        return
+    hostname = str(getattr(sender, "hostname", "") or "worker")
+    _withdrawals.append(announce_capability(language="lean", hostname=hostname))
+
+
+@worker_shutdown.connect
+def withdraw_what_this_worker_can_judge(**kwargs: object) -> None:
+    while _withdrawals:
+        _withdrawals.pop()()
 
 
 @shared_task(

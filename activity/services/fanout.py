@@ -1,5 +1,7 @@
 """The fan-out outbox (``activity.models.Fanout``): queued in a change's transaction, drained
-by the beat task ``activity.drain_fanout`` about once a second.
+by the task ``activity.drain_fanout`` when it commits (the outbox NOTIFYs, beat's listener
+enqueues the drain: :mod:`activity.services.listener`) and every ``ACTIVITY_FANOUT_EVERY_S``
+(30 s) as the backstop.
 
 The matching engine's rows are queued by triggers (activity migration 0003).
 Draining announces each queued resting bid (``events.announce_bid``) and dispatches the

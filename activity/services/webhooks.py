@@ -4,7 +4,8 @@ Deliveries are created from the events table (the outbox) by a query, not by the
 an event: every event of an endpoint's user newer than the endpoint and without a delivery to
 it gets one (unique per endpoint and event, so dispatching twice is a no-op). A delivery is
 attempted by a Celery task; a failure is retried with exponential backoff up to
-``WEBHOOK_MAX_ATTEMPTS``; a beat sweep re-sends anything whose message was lost.
+``WEBHOOK_MAX_ATTEMPTS``; a beat sweep re-sends anything whose message was lost. A POST
+goes out only after the commits it announces are flushed (:func:`_claim`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
@@ -141,8 +142,25 @@ def backoff_s(attempts: int) -> float:
 
 
 def _claim(delivery_id: int) -> WebhookDelivery | None:
+    """Claim a due delivery for one attempt; its transaction commits only once durable.
+
+    Acting only on flushed commits (issue 29 §3): the engine may commit a placement with
+    ``synchronous_commit = off`` (busy book, market migration 0008), so the trade an event
+    names can be visible before it is on disk. This claim's transaction commits with
+    ``synchronous_commit`` at least ``on``, whatever the session's: its COMMIT returns once the
+    WAL is flushed up to its own commit record, which lies after the commit of everything it
+    read (the event, so the trade). A crash before that loses the trade and this claim
+    together, and no POST went out. It costs nothing more when the WAL is already flushed.
+    """
     now = timezone.now()
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                # Raise "off" to "on"; a stronger setting (remote_apply, ...) is kept.
+                cursor.execute(
+                    "SELECT set_config('synchronous_commit', 'on', true) "
+                    "WHERE current_setting('synchronous_commit') = 'off'"
+                )
         delivery = (
             WebhookDelivery.objects.select_for_update(skip_locked=True)
             .select_related("endpoint", "event")

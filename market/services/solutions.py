@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
@@ -21,10 +22,10 @@ from verifiers.services.claims import (
     claim_row,
     close_old_connections_now,
     heartbeat,
-    list_stale_claims,
     new_claim_token,
     release_claim,
 )
+from verifiers.services.requeue import QueueSweep, requeue_stale
 
 logger = logging.getLogger(__name__)
 
@@ -100,19 +101,25 @@ def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int
 
     Covers a message lost before a worker took it (Redis restarted), a worker killed
     mid-verdict, a JUDGE_ERROR whose retries ran out, and Lean solutions parked on a server
-    without a toolchain. Judging is idempotent (claims and a one-per-solution verdict), so a
-    duplicate message costs a no-op.
+    without a toolchain (sent once some worker can judge Lean). One sweep per judge queue,
+    skipping solutions whose message is still queued: :mod:`verifiers.services.requeue`.
+    Judging is idempotent (claims and a one-per-solution verdict), so a duplicate message
+    costs a no-op. Returns how many were sent, ``limit`` at most per queue.
     """
-    stale = list_stale_claims(
+    lean = Q(verifier_version__language=Language.LEAN)
+    sent = requeue_stale(
         model=Solution,
         pending=SolutionStatus.PENDING,
         running=SolutionStatus.RUNNING,
         older_than=older_than,
+        sweeps=[
+            QueueSweep("judge-python", None, ~lean, "market.judge_python", "solution_id"),
+            QueueSweep("judge-lean", Language.LEAN, lean, "market.judge_lean", "solution_id"),
+        ],
+        send=lambda solution_id: enqueue_judging(solution_id=solution_id),
         limit=limit,
     )
-    for solution_id in stale:
-        enqueue_judging(solution_id=solution_id)
-    return len(stale)
+    return sum(sent.values())
 
 
 def claim_solution(

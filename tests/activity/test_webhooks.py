@@ -21,6 +21,7 @@ from market.services.solutions import record_verdict
 from tests.api.conftest import client_for
 from tests.factories import SolutionFactory, UserFactory
 from tests.market.conftest import Market
+from tests.waiting import scaled, wait_until
 
 
 class Receiver:
@@ -65,16 +66,6 @@ def receiver_factory() -> Iterator:
         receiver.close()
 
 
-def wait_until(predicate, timeout_s: float = 30.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("condition not met in time")
-
-
 def verify_signature(headers: dict[str, str], body: bytes, secret: str) -> None:
     parts = dict(item.split("=", 1) for item in headers["FormalMarket-Signature"].split(","))
     expected = hmac.new(secret.encode(), f"{parts['t']}.".encode() + body, hashlib.sha256)
@@ -99,7 +90,8 @@ def test_a_verdict_is_delivered_signed_after_two_failures_with_backoff(
     )
 
     delivery = wait_until(
-        lambda: WebhookDelivery.objects.filter(status=DeliveryStatus.SUCCEEDED).first()
+        lambda: WebhookDelivery.objects.filter(status=DeliveryStatus.SUCCEEDED).first(),
+        "the delivery to succeed on its third attempt",
     )
     assert len(receiver.requests) == 3
     assert delivery.attempts == 3 and delivery.last_status_code == 200
@@ -196,19 +188,32 @@ def test_a_resting_bid_reaches_a_sellers_feed_and_webhook_through_the_worker(
     grant_demo_credits(user=bidder, amount_minor=1_000)
     endpoint = create_webhook_endpoint(user=seller, url=receiver.url)
 
-    bid = place_bid(buyer=bidder, problem=market.problem, price=demo(250), quantity=1)
-    # What beat does about once a second (ACTIVITY_FANOUT_EVERY_S): drain the fan-out outbox.
+    # What beat runs: the fan-out listener, which enqueues a drain when the placement commits.
+    # Nothing else drains here (no beat schedule in this test).
+    from activity.services.listener import start_fanout_listener
     from activity.tasks import drain_fanout_task
 
-    drain_fanout_task.delay()
+    heard = threading.Event()
 
-    event = wait_until(lambda: Event.objects.filter(user=seller).first())
+    def drain() -> None:
+        drain_fanout_task.delay()
+        heard.set()
+
+    stop = start_fanout_listener(on_notify=drain)
+    try:
+        assert heard.wait(scaled(10))  # the drain it sends on connecting: LISTEN is in place
+        heard.clear()
+        bid = place_bid(buyer=bidder, problem=market.problem, price=demo(250), quantity=1)
+        event = wait_until(lambda: Event.objects.filter(user=seller).first(), "the seller's event")
+    finally:
+        stop()
+    assert heard.is_set()
     assert (event.kind, event.key, event.payload["price_minor"]) == (
         EventKind.BID_ARRIVED,
         f"bid:{bid.pk}",
         250,
     )
-    wait_until(lambda: len(receiver.requests) == 1)
+    wait_until(lambda: len(receiver.requests) == 1, "the webhook to arrive")
     _, headers, body = receiver.requests[0]
     verify_signature(headers, body, endpoint.secret)
     assert json.loads(body)["message"] == (

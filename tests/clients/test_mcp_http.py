@@ -6,7 +6,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -19,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from market.api.tokens import create_api_token
 from market.services.accounts import grant_demo_credits
 from tests.factories import UserFactory
+from tests.waiting import wait_until
 
 
 def free_port() -> int:
@@ -44,15 +44,17 @@ def mcp_http(live_server):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def listening() -> bool:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return True
         except OSError:
             if process.poll() is not None:
                 raise AssertionError("formalmarket-mcp --http exited") from None
-            time.sleep(0.1)
+            return False
+
+    wait_until(listening, "formalmarket-mcp --http to listen", timeout=30)
     yield f"http://127.0.0.1:{port}/mcp"
     process.terminate()
     process.wait(timeout=10)

@@ -23,6 +23,7 @@ from market.services import bot as bot_service
 from market.services.ledger import get_user_account
 from market.services.orders import fee_for, place_ask
 from tests.factories import UserFactory, accepted_solution
+from tests.waiting import wait_until
 from verifiers.models import Language, VerifierVersion
 
 pytestmark = pytest.mark.django_db
@@ -152,8 +153,6 @@ def test_the_demo_directory_has_the_python_demos():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_bot_rebids_right_after_a_fill_without_waiting_for_beat(celery_worker):
-    import time
-
     call_command("load_demo")
     problem = Problem.objects.get(slug="demo-factor-391")
     version = VerifierVersion.objects.get(verifier__problem=problem, is_active=True)
@@ -164,10 +163,8 @@ def test_the_bot_rebids_right_after_a_fill_without_waiting_for_beat(celery_worke
     place_ask(seller=seller, solution=solution, price=Money(500, Currency.DEMO), quantity=1)
 
     assert Trade.objects.get().bid_id == first_bid.pk
-    deadline = time.monotonic() + 20  # the test worker runs no beat: only the fill can do it
-    while not open_bot_bids_on(problem).exists():
-        assert time.monotonic() < deadline, "the bot did not re-bid after the fill"
-        time.sleep(0.1)
+    # The test worker runs no beat: only the fill can do it.
+    wait_until(open_bot_bids_on(problem).exists, "the bot to re-bid after the fill", timeout=20)
     new_bid = open_bot_bids_on(problem).get()
     assert new_bid.pk != first_bid.pk and new_bid.price_minor == bot_service.BID_PRICE_MINOR
     assert Trade.objects.count() == 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from judge.verdict import judge_error
 from market.models import Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import claim_solution, submit_solution
 from tests.factories import SolutionFactory, UserFactory, VerifierVersionFactory
+from tests.waiting import wait_until
 
 RIGHT = "yes"
 WRONG = "no"
@@ -65,13 +65,13 @@ def test_a_claim_abandoned_by_a_killed_worker_is_taken_over():
 
 
 def _wait_for_status(solution_id: int, timeout_s: float = 60) -> Solution:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        solution = Solution.objects.get(pk=solution_id)
-        if solution.status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED):
-            return solution
-        time.sleep(0.1)
-    raise AssertionError(f"solution {solution_id} still {solution.status} after {timeout_s}s")
+    return wait_until(
+        lambda: Solution.objects.filter(
+            pk=solution_id, status__in=(SolutionStatus.ACCEPTED, SolutionStatus.REJECTED)
+        ).first(),
+        f"a verdict on solution {solution_id}",
+        timeout=timeout_s,
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,13 +180,11 @@ def test_a_dry_run_is_judged_by_a_real_worker_on_its_languages_queue(celery_work
 
     requested = request_dry_run(author=verifier.problem.author, verifier=verifier)
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        dry_run = DryRun.objects.get(pk=requested.pk)
-        if dry_run.status == DryRunStatus.DONE:
-            break
-        time.sleep(0.1)
-    assert dry_run.status == DryRunStatus.DONE, dry_run.summary
+    dry_run = wait_until(
+        lambda: DryRun.objects.filter(pk=requested.pk, status=DryRunStatus.DONE).first(),
+        f"dry run {requested.pk} to finish",
+        timeout=60,
+    )
     assert dry_run.is_passed is True
     assert [r["verdict"] for r in dry_run.results] == ["ACCEPTED", "REJECTED"]
     assert dry_run.judge_attempts == 1

@@ -1,7 +1,9 @@
 """Real judge workers for the fault tests: celery worker and beat as separate processes, on a
 PRIVATE redis-server (never the shared one on 6379), with short leases and sweeps.
 
-Every wait is on a condition with a deadline; no fixed sleeps.
+Every wait is on a condition (``tests.waiting.wait_until``), with a deadline scaled by
+TEST_TIMEOUT_FACTOR; no fixed sleeps. A new worker is ready once its pool child is up and, when
+the worker announces it, its pool is warm (Redis key ``formalmarket:judge:warm:<language>:<host>``).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.waiting import wait_until
 
 ROOT = Path(settings.BASE_DIR)
 CELERY = str(Path(sys.executable).with_name("celery"))
@@ -28,19 +31,21 @@ FAST_JUDGING = {
     "JUDGE_VISIBILITY_TIMEOUT_S": "20",
     "PRACTICE_BOT_REFRESH_S": "3600",
 }
-# What a fault may cost at most with FAST_JUDGING: a lease, a sweep, a retry and a verdict.
+# What a fault may cost on an idle machine with FAST_JUDGING (a lease, a sweep, a retry and
+# a verdict); wait_until scales it by TEST_TIMEOUT_FACTOR.
 FAULT_BOUND_S = 45.0
+WARM_KEY_PREFIX = "formalmarket:judge:warm:"
+# Whether this tree's judge workers announce a warm pool (the worker warm-up of issue 26 §2).
+WORKERS_ANNOUNCE_WARM = any(
+    WARM_KEY_PREFIX in path.read_text(errors="replace")
+    for folder in ("judge", "verifiers", "market", "config")
+    for path in (ROOT / folder).rglob("*.py")
+)
 
 
 def wait_for(condition: Callable[[], object], *, timeout_s: float, what: str) -> object:
-    """Poll ``condition`` until it returns something truthy, or fail after ``timeout_s``."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+    """The old spelling of :func:`tests.waiting.wait_until` (same scaled deadline)."""
+    return wait_until(condition, what, timeout=timeout_s)
 
 
 def free_port() -> int:
@@ -79,7 +84,7 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for(self._answers, timeout_s=10, what="redis-server to answer")
+        wait_until(self._answers, "redis-server to answer", timeout=10)
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -139,15 +144,38 @@ class Stack:
                 "--concurrency=1",
                 "--queues=judge-python,default",
                 "--loglevel=INFO",
-                f"--hostname=faults{self.starts}@%h",
+                f"--hostname={self.hostname()}",
                 "--without-gossip",
                 "--without-mingle",
             ],
         )
-        wait_for(
-            lambda: self.pool_children() or self._died("worker"),
-            timeout_s=60,
-            what="the worker's pool child",
+        self.wait_ready()
+
+    def hostname(self) -> str:
+        return f"faults{self.starts}@{socket.gethostname()}"
+
+    def is_warm(self) -> bool:
+        """The worker says its Python pool is warm (or, in a tree whose workers do not say so
+        yet, True: its pool child is the readiness signal that exists)."""
+        if not WORKERS_ANNOUNCE_WARM:
+            return True
+        import redis
+
+        client = redis.Redis.from_url(self.redis.url)
+        try:
+            # <host> is the worker's node name, or the machine's name for a worker that uses
+            # that (one worker at a time runs here).
+            names = (self.hostname(), socket.gethostname())
+            return any(client.exists(f"{WARM_KEY_PREFIX}python:{name}") for name in names)
+        finally:
+            client.close()
+
+    def wait_ready(self) -> None:
+        """Until the worker has a pool child that can judge (and is warm, if it says so)."""
+        wait_until(
+            lambda: (self.pool_children() and self.is_warm()) or self._died("worker"),
+            lambda: f"the worker's pool child to be ready\n{self.logs()}",
+            timeout=60,
         )
 
     def start_beat(self) -> None:
@@ -246,7 +274,7 @@ def stack(transactional_db: None, _module_stack: Stack) -> Stack:
     if _module_stack.worker is None or _module_stack.worker.poll() is not None:
         _module_stack.start_worker()
     elif not _module_stack.pool_children():
-        wait_for(_module_stack.pool_children, timeout_s=60, what="the worker's new pool child")
+        _module_stack.wait_ready()
     if _module_stack.beat is None or _module_stack.beat.poll() is not None:
         _module_stack.start_beat()
     return _module_stack

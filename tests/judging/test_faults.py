@@ -17,7 +17,8 @@ from django.db import connection
 from market.models import Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import submit_solution
 from tests.factories import UserFactory, VerifierVersionFactory
-from tests.judging.conftest import FAULT_BOUND_S, Stack, wait_for
+from tests.judging.conftest import FAULT_BOUND_S, Stack
+from tests.waiting import wait_until
 from verifiers.models import DryRun, DryRunStatus
 from verifiers.services.dry_runs import request_dry_run
 
@@ -60,19 +61,20 @@ def _assert_one_verdict(solution: Solution, *, attempts_at_least: int) -> None:
 
 def _submit_and_wait_running(stack: Stack) -> Solution:
     solution = submit_solution(solver=UserFactory(), verifier_version=_slow_version(), text="yes")
-    wait_for(
+    wait_until(
         lambda: _status(solution.pk) == SolutionStatus.RUNNING,
-        timeout_s=60,
-        what=f"solution {solution.pk} to be RUNNING\n{stack.logs()}",
+        lambda: f"solution {solution.pk} to be RUNNING\n{stack.logs()}",
+        timeout=60,
     )
+    solution.refresh_from_db()
     return solution
 
 
 def _wait_judged(stack: Stack, solution_id: int, since: float) -> Solution:
-    judged = wait_for(
+    judged = wait_until(
         lambda: _judged(solution_id),
-        timeout_s=FAULT_BOUND_S,
-        what=f"a verdict on solution {solution_id}\n{stack.logs()}",
+        lambda: f"a verdict on solution {solution_id}\n{stack.logs()}",
+        timeout=FAULT_BOUND_S,
     )
     print(f"solution {solution_id} judged {time.monotonic() - since:.1f} s after the fault")
     return judged  # type: ignore[return-value]
@@ -114,7 +116,13 @@ def test_a_dropped_database_connection_mid_verdict_is_retried(stack):
     assert terminated >= 1  # the worker's connection (and beat's) at least
 
     judged = _wait_judged(stack, solution.pk, dropped_at)
-    _assert_one_verdict(judged, attempts_at_least=1)
+    # Retried: the task that held the claim (its token is the Celery task id) failed on the
+    # dropped connection, Celery retried it, and the retry claimed the solution again.
+    _assert_one_verdict(judged, attempts_at_least=2)
+    task_id = solution.claim_token
+    assert task_id
+    worker_logs = "".join(p.read_text(errors="replace") for p in stack.folder.glob("worker-*"))
+    assert f"market.judge_python[{task_id}] retry:" in worker_logs, stack.logs()
 
 
 def test_redis_restarted_loses_no_verdict_and_no_queued_solution(stack):
@@ -142,19 +150,19 @@ def test_a_pool_child_killed_mid_dry_run_finishes_the_dry_run_once(stack):
     verifier.wrong_solutions = ["no"]
     verifier.save(update_fields=["reference_solutions", "wrong_solutions"])
     dry_run = request_dry_run(author=verifier.problem.author, verifier=verifier)
-    wait_for(
+    wait_until(
         lambda: DryRun.objects.get(pk=dry_run.pk).status == DryRunStatus.RUNNING,
-        timeout_s=60,
-        what=f"dry run {dry_run.pk} to be RUNNING\n{stack.logs()}",
+        lambda: f"dry run {dry_run.pk} to be RUNNING\n{stack.logs()}",
+        timeout=60,
     )
     (child,) = stack.pool_children()
 
     os.kill(child, signal.SIGKILL)
 
-    finished = wait_for(
+    finished = wait_until(
         lambda: DryRun.objects.filter(pk=dry_run.pk, status=DryRunStatus.DONE).first(),
-        timeout_s=FAULT_BOUND_S,
-        what=f"dry run {dry_run.pk} to finish\n{stack.logs()}",
+        lambda: f"dry run {dry_run.pk} to finish\n{stack.logs()}",
+        timeout=FAULT_BOUND_S,
     )
     assert finished.is_passed is True, finished.summary
     assert [r["verdict"] for r in finished.results] == ["ACCEPTED", "REJECTED"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import threading
-import time
 
 import psycopg
 import pytest
@@ -26,6 +25,7 @@ from market.money import Currency
 from market.services.orders import _ENGINE_SQL, DEBT_CURRENCY, cancel_order, place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
+from tests.waiting import scaled, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,16 +89,17 @@ def _connection_params() -> dict[str, object]:
 
 def _wait_until_blocked(watcher, blocker, worker) -> None:
     """Until another backend waits for a lock that ``blocker`` holds (with a deadline)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and worker.is_alive():
+
+    def blocked() -> bool:
+        if not worker.is_alive():
+            raise AssertionError("the call ended without waiting for the book")
         (waiting,) = watcher.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY (pg_blocking_pids(pid))",
             [blocker.info.backend_pid],
         ).fetchone()
-        if waiting:
-            return
-        time.sleep(0.005)
-    raise AssertionError("the call never waited for the book")
+        return bool(waiting)
+
+    wait_until(blocked, "the call to wait for the book", timeout=30, poll_s=0.005)
 
 
 @pytest.mark.parametrize("call", ["place", "cancel"])
@@ -144,7 +145,7 @@ def test_on_a_busy_book_the_answer_comes_after_the_wal_is_flushed_past_the_commi
         worker.start()
         _wait_until_blocked(watcher, blocker, worker)
         blocker.commit()
-        worker.join(timeout=60)
+        worker.join(timeout=scaled(60))
     assert "error" not in result, result
     durable_lsn = result["row"][-1]
     # It waited, so it released the book at COMMIT; the barrier it then flushed was written

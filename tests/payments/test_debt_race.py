@@ -11,7 +11,6 @@ order can money whose source is disputed complete a trade after the dispute was 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +32,7 @@ from tests.payments.helpers import (
     event,
     sign,
 )
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,11 +44,12 @@ def waiting_on_locks() -> int:
 
 
 def wait_until_waiting(count: int, timeout_s: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while waiting_on_locks() < count:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"fewer than {count} transactions waiting on a lock")
-        time.sleep(0.01)
+    wait_until(
+        lambda: waiting_on_locks() >= count,
+        f"{count} transactions waiting on a lock",
+        timeout=timeout_s,
+        poll_s=0.01,
+    )
 
 
 class Step(threading.Thread):

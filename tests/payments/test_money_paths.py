@@ -7,7 +7,6 @@ checks the fix; refusals assert that nothing changed.
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.db import close_old_connections, connection, transaction
@@ -49,6 +48,7 @@ from tests.payments.helpers import (
     event,
     sign,
 )
+from tests.waiting import wait_until
 
 _sessions = iter(range(1, 100_000))
 
@@ -382,19 +382,22 @@ def test_confirming_a_withdrawal_cannot_deadlock_with_the_engine_creating_the_fe
 
 def _wait_for_a_lock_wait(timeout_s: float = 10.0) -> bool:
     """Poll pg_locks until another session of this database waits for a lock (True), or give
-    up after ``timeout_s`` (False). Runs inside the caller's transaction, on its connection."""
-    deadline = time.monotonic() + timeout_s
+    up after ``timeout_s`` scaled by TEST_TIMEOUT_FACTOR (False). Runs inside the caller's
+    transaction, on its connection."""
     with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
+
+        def someone_waits() -> bool:
             cursor.execute(
                 "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
                 " WHERE NOT l.granted AND a.datname = current_database()"
                 " AND l.pid <> pg_backend_pid()"
             )
-            if cursor.fetchone()[0] > 0:
-                return True
-            time.sleep(0.01)  # a poll interval, not a stand-in for the condition
-    return False
+            return cursor.fetchone()[0] > 0
+
+        try:
+            return wait_until(someone_waits, "a lock wait", timeout=timeout_s, poll_s=0.01)
+        except AssertionError:
+            return False
 
 
 # --- a ledger movement always commits with what caused it -----------------------------------

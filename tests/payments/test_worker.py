@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from market.models import AccountKind
@@ -17,18 +15,21 @@ from tests.factories import UserFactory
 from tests.market.helpers import balance
 from tests.payments import fakes
 from tests.payments.helpers import assert_payments_invariants, earn_proceeds
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def wait_for_status(withdrawal_id: int, timeout_s: float = 30.0) -> Withdrawal:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        withdrawal = Withdrawal.objects.get(pk=withdrawal_id)
-        if withdrawal.status != WithdrawalStatus.REQUESTED:
-            return withdrawal
-        time.sleep(0.1)
-    raise AssertionError(f"withdrawal {withdrawal_id} still requested after {timeout_s}s")
+    return wait_until(
+        lambda: (
+            Withdrawal.objects.exclude(status=WithdrawalStatus.REQUESTED)
+            .filter(pk=withdrawal_id)
+            .first()
+        ),
+        f"withdrawal {withdrawal_id} to leave REQUESTED",
+        timeout=timeout_s,
+    )
 
 
 def funded_seller(amount: int):
@@ -112,10 +113,11 @@ def test_worker_sends_a_users_refund_after_commit_and_retries_a_500(celery_worke
     )
 
     refund = request_deposit_refund(user=user, deposit_id=deposit.pk, amount_minor=1_500)
-    deadline = time.monotonic() + 30
-    while DepositRefund.objects.get(pk=refund.pk).status == RefundStatus.REQUESTED:
-        assert time.monotonic() < deadline, "refund still requested after 30 s"
-        time.sleep(0.1)
+    wait_until(
+        lambda: DepositRefund.objects.get(pk=refund.pk).status != RefundStatus.REQUESTED,
+        "the refund to leave REQUESTED",
+        timeout=30,
+    )
 
     done = DepositRefund.objects.get(pk=refund.pk)
     assert done.status == RefundStatus.SUCCEEDED and done.stripe_refund_id == "re_wk"

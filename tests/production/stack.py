@@ -33,6 +33,8 @@ from pathlib import Path
 
 import psycopg
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 QUEUES = ("default", "judge-python", "judge-lean")
@@ -122,13 +124,11 @@ def _wait_all(processes: dict[str, subprocess.Popen[bytes]], folder: Path) -> No
 
 
 def _wait_for(condition, what: str, stack: Stack, timeout_s: float = START_TIMEOUT_S) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         stack.assert_running()
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}\n{stack.logs()}")
+        return bool(condition())
+
+    wait_until(ready, lambda: f"{what}\n{stack.logs()}", timeout=timeout_s, poll_s=0.2)
 
 
 def http_get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:

@@ -4,7 +4,8 @@ A worker claims a row with one conditional UPDATE (PENDING, or RUNNING with an e
 claim, becomes RUNNING with its token and a lease). While it judges, a heartbeat thread
 pushes the lease forward every third of it, so a live claim never expires however long the
 verdict takes, and a dead worker's claim (pool child or whole worker SIGKILLed, machine gone)
-expires within one lease. The re-queue sweep sends expired claims back to the judge queue.
+expires within one lease. The re-queue sweep (:mod:`verifiers.services.requeue`) sends
+expired claims back to the judge queue.
 A delivery that finds another task's live claim does nothing: the claim's holder, or the
 sweep, finishes it. The same task delivered again (the token is the Celery task id, kept by
 redeliveries and retries) takes its claim back at once: its previous attempt died.
@@ -123,21 +124,3 @@ def close_old_connections_now() -> None:
     """Drop this thread's database connection if it is broken, so the next query reconnects."""
     if connection.connection is not None and not connection.is_usable():
         connection.close()
-
-
-def list_stale_claims(
-    *, model: type[models.Model], pending: str, running: str, older_than: timedelta, limit: int
-) -> list[int]:
-    """Ids of rows to send back to their queue, oldest first: PENDING after ``older_than``
-    (its message was lost), and RUNNING whose claim expired or was never leased (its worker
-    died: no heartbeat for a whole lease)."""
-    now = timezone.now()
-    return list(
-        model._default_manager.filter(
-            Q(status=pending, created_at__lt=now - older_than)
-            | Q(status=running, claimed_until__lt=now)
-            | Q(status=running, claimed_until__isnull=True)
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
-    )

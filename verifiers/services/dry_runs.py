@@ -23,6 +23,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from judge.verdict import Outcome, Reason, Verdict
@@ -35,11 +36,11 @@ from verifiers.services.claims import (
     claim_row,
     close_old_connections_now,
     heartbeat,
-    list_stale_claims,
     new_claim_token,
     release_claim,
 )
 from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
+from verifiers.services.requeue import QueueSweep, requeue_stale
 
 logger = logging.getLogger(__name__)
 
@@ -132,17 +133,23 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
 
 
 def requeue_stale_dry_runs(*, older_than: timedelta, limit: int = 200) -> int:
-    """Re-send PENDING dry runs older than ``older_than`` and RUNNING ones whose claim expired."""
-    stale = list_stale_claims(
+    """Re-send PENDING dry runs older than ``older_than`` and RUNNING ones whose claim expired,
+    per judge queue and skipping those still queued (:mod:`verifiers.services.requeue`)."""
+    # Containment, not a key lookup: NOT (draft @> ...) is true for a draft without a language.
+    lean = Q(draft__contains={"language": str(Language.LEAN)})
+    sent = requeue_stale(
         model=DryRun,
         pending=DryRunStatus.PENDING,
         running=DryRunStatus.RUNNING,
         older_than=older_than,
+        sweeps=[
+            QueueSweep("judge-python", None, ~lean, "verifiers.judge_dry_run", "dry_run_id"),
+            QueueSweep("judge-lean", Language.LEAN, lean, "verifiers.judge_dry_run", "dry_run_id"),
+        ],
+        send=lambda dry_run_id: enqueue_dry_run(dry_run_id=dry_run_id),
         limit=limit,
     )
-    for dry_run_id in stale:
-        enqueue_dry_run(dry_run_id=dry_run_id)
-    return len(stale)
+    return sum(sent.values())
 
 
 def _release_after_failure(*, dry_run_id: int, token: str) -> None:

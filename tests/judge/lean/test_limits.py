@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import time
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.lean.limits import run_limited
+from tests.waiting import scaled, wait_until
 
 MARKER = "300.9876"
 
@@ -65,7 +67,7 @@ def test_wall_clock_kills_the_whole_tree_including_detached_children(tmp_path: P
 
     assert result.timed_out is True
     assert result.exit_code is None
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < scaled(5)
     assert _marker_processes() == []
 
 
@@ -135,9 +137,8 @@ def test_real_bubblewrap_tree_in_a_pid_namespace_is_killed(tmp_path: Path) -> No
     )
 
     assert result.timed_out is True
-    deadline = time.monotonic() + 2
-    while _marker_processes() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    with contextlib.suppress(AssertionError):  # whether they are gone is asserted below
+        wait_until(lambda: not _marker_processes(), "the marker processes to be gone", 2)
     assert _marker_processes() == []
 
 
