@@ -366,3 +366,15 @@ def test_holds_and_lots_after_a_partial_reversal_release_only_the_rest():
     assert usd(seller) == 9_500 - 3_800
     assert FundsLot.objects.get(user=seller).remaining_minor == 9_500 - 3_800
     assert_payments_invariants()
+
+
+def test_the_seller_sees_why_a_sale_was_reversed_on_the_account_page(client):
+    buyer, seller = UserFactory(), UserFactory()
+    deposit = paid_deposit(buyer, 10_000)
+    trade = sell_to(buyer, seller, 10_000)
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    client.force_login(seller)
+    html = client.get("/account/").content.decode()
+    assert "usd-sale-reversals" in html
+    assert f"trade {trade.pk}" in html and "95.00 USD" in html
+    assert "was refunded" in html
