@@ -378,3 +378,11 @@ def test_the_seller_sees_why_a_sale_was_reversed_on_the_account_page(client):
     assert "usd-sale-reversals" in html
     assert f"trade {trade.pk}" in html and "95.00 USD" in html
     assert "was refunded" in html
+
+
+def test_a_deposit_credited_before_lots_existed_keeps_the_earlier_refund_rule():
+    user = UserFactory()
+    deposit = paid_deposit(user, 4_000)
+    FundsLot.objects.filter(deposit=deposit).delete()  # as if credited before migration 0003
+    refund = request_deposit_refund(user=user, deposit_id=deposit.pk, amount_minor=4_000)
+    assert refund.amount_minor == 4_000 and usd(user) == 0

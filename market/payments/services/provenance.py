@@ -77,8 +77,14 @@ def add_proceeds_lot(hold: ProceedsHold, amount_minor: int) -> None:
 
 
 def deposit_lot_remaining(deposit: Deposit) -> int:
+    """The deposit's unspent part. A deposit credited before lots existed (no lot) keeps the
+    earlier rule: its room, bounded by the user's refundable deposit by the caller."""
     lot = FundsLot.objects.filter(deposit=deposit).first()
-    return lot.remaining_minor if lot is not None else 0
+    if lot is None:
+        from market.payments.services.buckets import deposit_room_minor
+
+        return deposit_room_minor(deposit)
+    return lot.remaining_minor
 
 
 def consume_lots(
