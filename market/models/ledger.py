@@ -28,6 +28,8 @@ class AccountKind(models.TextChoices):
     MINT = "mint", "DEMO mint"
     STRIPE_CLEARING = "stripe_clearing", "Stripe clearing"
     DISPUTES = "disputes", "Frozen by disputes"
+    # Money Stripe took back that nobody could be charged for (docs/payments.md, "Takings").
+    LOSSES = "losses", "Platform losses"
 
 
 USER_KINDS = (AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.PENDING, AccountKind.DEBT)
@@ -36,6 +38,7 @@ SYSTEM_KINDS = (
     AccountKind.MINT,
     AccountKind.STRIPE_CLEARING,
     AccountKind.DISPUTES,
+    AccountKind.LOSSES,
 )
 
 

@@ -111,13 +111,35 @@ class DisputeStatus(models.TextChoices):
     LOST = "lost", "Lost: funds returned to the card holder"
 
 
+# Stripe's dispute statuses, exactly (https://docs.stripe.com/api/disputes/object#dispute_object-status).
+STRIPE_DISPUTE_OPEN_STATUSES = (
+    "warning_needs_response",
+    "warning_under_review",
+    "needs_response",
+    "under_review",
+)
+STRIPE_DISPUTE_CLOSED_STATUSES = ("warning_closed", "won", "lost")
+
+
 class Dispute(models.Model):
     """A chargeback on a deposit's payment. While open, its amount sits in DISPUTES."""
 
     dispute_id = models.CharField(max_length=255, unique=True)
     deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="disputes")
+    # What we froze or took: min(Stripe's amount, the deposit's room); 0 when a second taking
+    # found nothing left under the cap (the row still records what Stripe did).
     amount_minor = models.BigIntegerField()
     status = models.CharField(max_length=8, choices=DisputeStatus.choices)
+    # Stripe's own status and amount, as last reported.
+    stripe_status = models.CharField(max_length=32, blank=True)
+    stripe_amount_minor = models.BigIntegerField(default=0)
+    # The taking's split (docs/payments.md, "Takings"): from the deposit's own unspent lot,
+    # from the sellers' pending proceeds it funded (see SaleReversal), from the buyer's other
+    # funds, and the platform's loss. A won dispute gives each part back.
+    from_lot_minor = models.BigIntegerField(default=0)
+    from_proceeds_minor = models.BigIntegerField(default=0)
+    from_buyer_minor = models.BigIntegerField(default=0)
+    loss_minor = models.BigIntegerField(default=0)
     freeze_transaction = models.OneToOneField(
         LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -129,7 +151,9 @@ class Dispute(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(amount_minor__gt=0), name="dispute_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(amount_minor__gte=0), name="dispute_amount_not_negative"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -243,6 +267,10 @@ class ProceedsHold(models.Model):
     amount_minor = models.BigIntegerField()
     currency = models.CharField(max_length=8, choices=Currency.choices, default=Currency.USD)
     available_at = models.DateTimeField()
+    # Taken back because the money that bought the sale was refunded or disputed; only the
+    # rest is released (a fully reversed hold is never released).
+    # db_default: the engine's SQL inserts holds without naming this column.
+    reversed_minor = models.BigIntegerField(default=0, db_default=0)
     release_transaction = models.OneToOneField(
         LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -257,6 +285,10 @@ class ProceedsHold(models.Model):
                 condition=Q(released_at__isnull=True, release_transaction__isnull=True)
                 | Q(released_at__isnull=False, release_transaction__isnull=False),
                 name="proceedshold_released_iff_transaction",
+            ),
+            models.CheckConstraint(
+                condition=Q(reversed_minor__gte=0, reversed_minor__lte=F("amount_minor")),
+                name="proceedshold_reversed_within_amount",
             ),
         ]
         indexes = [
@@ -329,3 +361,129 @@ class DepositRefund(models.Model):
 
     def __str__(self) -> str:
         return f"refund {self.pk} of deposit {self.deposit_id}: {self.amount_minor} {self.status}"
+
+
+class FundsLot(models.Model):
+    """Where a part of a user's USD came from: one paid deposit, or one matured sale's
+    proceeds. ``remaining_minor`` is what is not yet spent (by a trade, a refund, a
+    dispute or a withdrawal); spending consumes a user's lots oldest first (FIFO).
+
+    A trade records which lots paid for it (:class:`TradeFunding`, written by the PostgreSQL
+    trigger ``payments_fund_trade`` on the engine's trade insert), so the seller's pending
+    proceeds carry the identity of the deposits that bought them.
+    """
+
+    class Source(models.TextChoices):
+        DEPOSIT = "deposit", "Deposit"
+        PROCEEDS = "proceeds", "Sale proceeds"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    source = models.CharField(max_length=10, choices=Source.choices)
+    deposit = models.OneToOneField(
+        Deposit, null=True, blank=True, on_delete=models.PROTECT, related_name="lot"
+    )
+    proceeds_hold = models.OneToOneField(
+        ProceedsHold, null=True, blank=True, on_delete=models.PROTECT, related_name="lot"
+    )
+    amount_minor = models.BigIntegerField()
+    remaining_minor = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(remaining_minor__gte=0, amount_minor__gte=F("remaining_minor")),
+                name="fundslot_remaining_within_amount",
+            ),
+            models.CheckConstraint(
+                condition=Q(source="deposit", deposit__isnull=False, proceeds_hold__isnull=True)
+                | Q(source="proceeds", deposit__isnull=True, proceeds_hold__isnull=False),
+                name="fundslot_one_origin",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "id"],
+                condition=Q(remaining_minor__gt=0),
+                name="fundslot_unspent",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"lot {self.pk} ({self.source}) {self.remaining_minor}/{self.amount_minor}"
+
+
+class TradeFunding(models.Model):
+    """``amount_minor`` of a USD trade's price was paid from ``lot`` (the buyer's)."""
+
+    trade = models.ForeignKey(Trade, on_delete=models.PROTECT, related_name="fundings")
+    lot = models.ForeignKey(FundsLot, on_delete=models.PROTECT, related_name="fundings")
+    amount_minor = models.BigIntegerField()
+    # Of amount_minor, what a refund or dispute of the lot's deposit took back.
+    reversed_minor = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0, reversed_minor__gte=0)
+                & Q(reversed_minor__lte=F("amount_minor")),
+                name="tradefunding_reversed_within_amount",
+            ),
+        ]
+        indexes = [models.Index(fields=["lot", "id"], name="tradefunding_lot")]
+
+    def __str__(self) -> str:
+        return f"trade {self.trade_id} funded {self.amount_minor} by lot {self.lot_id}"
+
+
+class SaleReversal(models.Model):
+    """A seller's sale taken back (in part) because the deposit that paid for it was
+    refunded or disputed: shown on the seller's account page."""
+
+    class Status(models.TextChoices):
+        REVERSED = "reversed", "Reversed: the buyer's payment was taken back"
+        DISPUTED = "disputed", "On hold: the buyer's payment is disputed"
+        RESTORED = "restored", "Restored: the dispute was decided for us"
+
+    seller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sale_reversals"
+    )
+    trade = models.ForeignKey(Trade, on_delete=models.PROTECT, related_name="reversals")
+    funding = models.ForeignKey(TradeFunding, on_delete=models.PROTECT, related_name="+")
+    proceeds_hold = models.ForeignKey(ProceedsHold, on_delete=models.PROTECT, related_name="+")
+    deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="+")
+    dispute = models.ForeignKey(
+        Dispute, null=True, blank=True, on_delete=models.PROTECT, related_name="sale_reversals"
+    )
+    # From the seller's pending proceeds, and from the platform's fee on the sale.
+    seller_minor = models.BigIntegerField()
+    fee_minor = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reason = models.CharField(max_length=200)
+    ledger_transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["seller", "-id"], name="salereversal_seller_recent")]
+
+    def __str__(self) -> str:
+        return f"sale {self.trade_id} reversed {self.seller_minor}+{self.fee_minor} {self.status}"
+
+
+class ReconciliationRun(models.Model):
+    """The ledger compared with Stripe's balance transactions (market.payments.services.
+    reconciliation); ``differences`` lists every difference in cents."""
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    ledger_minor = models.BigIntegerField()
+    stripe_minor = models.BigIntegerField()
+    differences = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"reconciliation {self.pk}: {self.difference_minor}"
+
+    @property
+    def difference_minor(self) -> int:
+        return self.stripe_minor - self.ledger_minor

@@ -82,10 +82,52 @@ def usd_panel_context(request: HttpRequest) -> dict[str, Any]:
                     + (f": {r.failure_message}" if r.failure_message else ""),
                 }
                 for r in selectors.list_deposit_refunds(user=request.user, limit=5)
+            ]
+            + [
+                {
+                    "at": r.created_at,
+                    "what": f"Sale of {r.trade.problem.title} (trade {r.trade_id})",
+                    "amount": "−" + usd(r.seller_minor),
+                    "status": f"{r.get_status_display()}: {r.reason}",
+                }
+                for r in selectors.list_sale_reversals(user=request.user, limit=5)
             ],
+            "reversals": [
+                {
+                    "trade_id": r.trade_id,
+                    "problem": r.trade.problem.title,
+                    "amount": usd(r.seller_minor),
+                    "status": r.get_status_display(),
+                    "reason": r.reason,
+                    "at": r.created_at,
+                }
+                for r in selectors.list_sale_reversals(user=request.user, limit=10)
+            ],
+            "reconciliation": _reconciliation(request),
             # One token per rendered form: a double submit is one deposit / withdrawal.
             "deposit_token": uuid.uuid4().hex,
             "withdraw_token": uuid.uuid4().hex,
             "refund_token": uuid.uuid4().hex,
         }
+    }
+
+
+def _reconciliation(request: HttpRequest) -> dict[str, Any] | None:
+    """The last comparison of the ledger with Stripe's balance transactions, for staff (it is
+    the platform's, not a user's)."""
+    if not getattr(request.user, "is_staff", False):
+        return None
+    run = selectors.latest_reconciliation()
+    if run is None:
+        return {"ran": False}
+    return {
+        "ran": True,
+        "at": run.started_at,
+        "ledger": format_minor(run.ledger_minor, "USD"),
+        "stripe": format_minor(run.stripe_minor, "USD"),
+        "difference": format_minor(run.difference_minor, "USD"),
+        "difference_minor": run.difference_minor,
+        "differences": [
+            {**d, "amount": format_minor(int(d["amount_minor"]), "USD")} for d in run.differences
+        ],
     }

@@ -17,6 +17,8 @@ from market.payments.models import (
     DepositRefund,
     DepositStatus,
     ProceedsHold,
+    ReconciliationRun,
+    SaleReversal,
     Withdrawal,
 )
 from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
@@ -110,16 +112,34 @@ def list_refundable_deposits(
     *, user: AbstractBaseUser, refundable_minor: int, limit: int = 10
 ) -> list[tuple[Deposit, int]]:
     """The user's paid deposits that can still be refunded, newest first, each with what can
-    be refunded of it now (its own room, at most the user's refundable deposit)."""
+    be refunded of it now (its own room and unspent lot, at most the user's refundable
+    deposit)."""
+    from market.payments.services.provenance import deposit_lot_remaining
+
     if refundable_minor <= 0:
         return []
     found = []
     for deposit in Deposit.objects.filter(user_id=user.pk, status=DepositStatus.PAID).order_by(
         "-id"
     )[:50]:
-        room = min(deposit_room_minor(deposit), refundable_minor)
+        # Only the deposit's own unspent lot goes back to its payment (issue 27, M3).
+        room = min(deposit_room_minor(deposit), refundable_minor, deposit_lot_remaining(deposit))
         if room > 0:
             found.append((deposit, room))
         if len(found) == limit:
             break
     return found
+
+
+def list_sale_reversals(*, user: AbstractBaseUser, limit: int = 10) -> list[SaleReversal]:
+    """The seller's sales taken back (or held) because the buyer's payment was refunded or
+    disputed, newest first."""
+    return list(
+        SaleReversal.objects.filter(seller_id=user.pk)
+        .select_related("trade__problem")
+        .order_by("-id")[:limit]
+    )
+
+
+def latest_reconciliation() -> ReconciliationRun | None:
+    return ReconciliationRun.objects.order_by("-id").first()

@@ -76,12 +76,24 @@ def verify_webhook(*, payload: bytes, signature_header: str) -> Any:
     secret = settings.STRIPE_WEBHOOK_SECRET
     if not secret:
         raise UsdDisabled("no Stripe webhook secret is configured")
+    if not signature_header.isascii():
+        # The library's hmac.compare_digest raises TypeError on non-ASCII str: Stripe's
+        # signatures are hex, so such a header is simply not a signature.
+        raise stripe.SignatureVerificationError(
+            "No signatures found matching the expected signature for payload",
+            signature_header,
+            payload,
+        )
     stripe.WebhookSignature.verify_header(
         payload, signature_header, secret, settings.STRIPE_WEBHOOK_TOLERANCE_S
     )
     # The documented shapes we read are Stripe's own JSON, independent of how the library
     # wraps objects.
-    return json.loads(payload, parse_constant=_refuse_constant)
+    try:
+        return json.loads(payload, parse_constant=_refuse_constant)
+    except RecursionError as error:
+        # Nested deeper than the parser's recursion allows (e.g. 100k arrays): not Stripe's.
+        raise ValueError("JSON nested too deeply") from error
 
 
 def is_temporary(error: stripe.StripeError) -> bool:

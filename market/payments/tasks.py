@@ -49,3 +49,11 @@ def retry_stuck_withdrawals_task() -> int:
     for refund_id in refund_ids:
         send_deposit_refund_task.delay(refund_id=refund_id)
     return len(ids) + len(refund_ids)
+
+
+@shared_task(name="payments.reconcile_with_stripe", acks_late=True)
+def reconcile_with_stripe_task() -> int:
+    """The ledger against Stripe's balance transactions; returns the difference in cents."""
+    from market.payments.services.reconciliation import reconcile_with_stripe
+
+    return reconcile_with_stripe().difference_minor

@@ -140,9 +140,15 @@ VIOLATIONS: dict[str, str] = {
         LEFT JOIN (SELECT currency, SUM(fee_minor) AS fees FROM payments_withdrawal
                    WHERE status = 'paid' GROUP BY currency) w
             ON w.currency = a.currency
+        -- Fees given back by sale reversals (issue 27) that a won dispute did not restore.
+        LEFT JOIN (SELECT t.currency, SUM(r.fee_minor) AS fees FROM payments_salereversal r
+                   JOIN market_trade t ON t.id = r.trade_id
+                   WHERE r.status <> 'restored' GROUP BY t.currency) r
+            ON r.currency = a.currency
         WHERE a.owner_id IS NULL AND a.kind = 'fees'
           AND (SELECT COALESCE(SUM(amount_minor), 0) FROM market_posting p
-               WHERE p.account_id = a.id) <> COALESCE(f.fees, 0) + COALESCE(w.fees, 0)""",
+               WHERE p.account_id = a.id)
+              <> COALESCE(f.fees, 0) + COALESCE(w.fees, 0) - COALESCE(r.fees, 0)""",
 }
 
 

@@ -118,9 +118,30 @@ def assert_payments_invariants() -> None:
     for account in Account.objects.filter(kind=AccountKind.PENDING, currency="USD").exclude(
         owner=None
     ):
-        unreleased = _sum(ProceedsHold.objects.filter(user=account.owner, released_at=None))
+        holds = ProceedsHold.objects.filter(user=account.owner, released_at=None)
+        unreleased = _sum(holds) - _sum(holds, "reversed_minor")
         assert account.balance_minor == unreleased, f"{account}: pending != unreleased holds"
+    # Issue 27: platform USD = deposits - refunds - disputes lost - payouts - recorded losses,
+    # where platform USD is every USD balance it keeps (users', fees, frozen disputes).
+    users = _sum(Account.objects.filter(currency="USD").exclude(owner=None), "balance_minor")
+    recorded_losses = -system(AccountKind.LOSSES)
+    assert recorded_losses >= 0
+    platform = users + system(AccountKind.FEES) + system(AccountKind.DISPUTES)
+    assert platform - recorded_losses == -expected_clearing, "platform USD != its sources"
+    assert_lots()
     assert_deposit_caps()
+
+
+def assert_lots() -> None:
+    """Lots never exceed their amount, and a deposit's unspent lot never exceeds what may
+    still be refunded or disputed of it."""
+    from market.payments.models import FundsLot
+    from market.payments.services.buckets import deposit_room_minor
+
+    for lot in FundsLot.objects.select_related("deposit"):
+        assert 0 <= lot.remaining_minor <= lot.amount_minor, lot
+        if lot.deposit is not None:
+            assert lot.remaining_minor <= deposit_room_minor(lot.deposit), lot
 
 
 _earned = itertools.count(1)

@@ -153,7 +153,7 @@ def test_a_dispute_that_locks_first_cancels_the_bid_and_the_ask_finds_nothing(se
     assert_payments_invariants()
 
 
-def test_a_trade_that_locks_first_completes_and_the_dispute_leaves_debt(settings):
+def test_a_trade_that_locks_first_completes_and_the_dispute_reverses_the_sale(settings):
     buyer, bid, problem, dispute_arrives, ask_arrives = setup_bid(settings)
     # The ask fills the buyer's resting bid, which pays from the buyer's HELD: the trade locks
     # that account (and not the buyer's available, which a fill from a hold does not touch).
@@ -176,11 +176,13 @@ def test_a_trade_that_locks_first_completes_and_the_dispute_leaves_debt(settings
     assert webhook.error is None and trade.error is None, (webhook.error, trade.error)
     assert Trade.objects.count() == 1
     assert Order.objects.get(pk=bid.pk).status == OrderStatus.FILLED
-    assert (usd(buyer), usd(buyer, AccountKind.HELD), usd(buyer, AccountKind.DEBT)) == (
-        0,
-        0,
-        -5_000,
-    )
+    # The trade bought with the disputed deposit: the dispute takes the seller's pending
+    # proceeds of that sale (and its fee) instead of leaving the buyer in debt (issue 27, M1).
+    assert (usd(buyer), usd(buyer, AccountKind.HELD), usd(buyer, AccountKind.DEBT)) == (0, 0, 0)
+    from market.payments.models import ProceedsHold
+
+    hold = ProceedsHold.objects.get()
+    assert hold.reversed_minor == hold.amount_minor
     assert_payments_invariants()
 
 
@@ -197,8 +199,8 @@ def test_disputes_and_trades_released_together_never_deadlock(settings):
         assert [r for r in results if isinstance(r, BaseException)] == [], results
         status = Order.objects.get(pk=bid.pk).status
         outcomes.add(status)
-        debt = usd(buyer, AccountKind.DEBT)
-        assert (status, debt) in {(OrderStatus.CANCELLED, 0), (OrderStatus.FILLED, -5_000)}
+        assert usd(buyer, AccountKind.DEBT) == 0  # either way: the sale is reversed
+        assert status in {OrderStatus.CANCELLED, OrderStatus.FILLED}
         assert_payments_invariants()
     assert outcomes <= {OrderStatus.CANCELLED, OrderStatus.FILLED}
 

@@ -1,6 +1,7 @@
-"""Refunds and disputes move or freeze money without unbalancing the ledger; what the user's
-available balance cannot cover becomes debt, repaid from the next money they receive. A debit
-that leaves debt cancels the user's open USD bids at once: their holds repay the debt."""
+"""Refunds and disputes move or freeze money without unbalancing the ledger. A taking follows
+the deposit's provenance (docs/payments.md, "Takings"): its unspent lot (a debit that leaves
+debt cancels the user's open USD bids at once: their holds repay it), then the seller's
+pending proceeds it paid for, then the buyer's other funds, then a recorded platform loss."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_partial_refunds_are_cumulative_and_a_late_older_event_is_a_no_op():
     assert_payments_invariants()
 
 
-def test_refund_of_spent_money_becomes_debt_not_a_negative_balance():
+def test_refund_of_spent_money_takes_the_sale_it_bought_not_a_negative_balance():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
     buy_one(user, 1_000)  # spent: the seller has it
@@ -100,17 +101,17 @@ def test_refund_of_spent_money_becomes_debt_not_a_negative_balance():
 
     deliver(event("charge.refunded", charge_refunded(deposit, 3_000)))
 
-    # 1 000 from available, 2 000 as debt; the open bid is cancelled and its 1 000 hold
-    # repays part of the debt.
+    # Provenance (issue 27): the deposit's unspent 2 000 (1 000 available, 1 000 in the open
+    # bid, which is cancelled to repay it), then the 1 000 purchase it paid for, taken back
+    # from the seller's pending proceeds (and the fee). No debt remains, no loss.
     assert usd(user) == 0
-    assert usd(user, AccountKind.DEBT) == -1_000
+    assert usd(user, AccountKind.DEBT) == 0
     assert usd(user, AccountKind.HELD) == 0
     assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
     assert_payments_invariants()
 
-    # The next deposit repays the debt first.
     paid_deposit(user, 2_500)
-    assert usd(user) == 1_500 and usd(user, AccountKind.DEBT) == 0
+    assert usd(user) == 2_500 and usd(user, AccountKind.DEBT) == 0
     assert_payments_invariants()
 
 
@@ -128,7 +129,7 @@ def test_dispute_freezes_then_won_releases():
     assert_payments_invariants()
 
 
-def test_dispute_lost_sends_the_money_back_and_spent_part_is_debt():
+def test_dispute_lost_sends_the_money_back_and_the_spent_part_comes_from_the_sale():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
     buy_one(user, 1_500)
@@ -136,25 +137,26 @@ def test_dispute_lost_sends_the_money_back_and_spent_part_is_debt():
     bid = place_bid(buyer=user, problem=problem, price=Money(500, Currency.USD), quantity=1)
 
     deliver(event("charge.dispute.created", dispute(deposit, "dp_2", 3_000, "needs_response")))
-    # 1 000 available frozen, 2 000 debt; the bid's 500 hold repays 500 of it.
-    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -1_500
+    # The unspent 1 500 (1 000 available, the bid's 500, cancelled), then the 1 500 purchase
+    # from the seller's pending proceeds.
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
     assert Order.objects.get(pk=bid.pk).status == OrderStatus.CANCELLED
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_2", 3_000, "lost")))
-    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == -1_500
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
     assert Dispute.objects.get().status == DisputeStatus.LOST
     assert_payments_invariants()
 
     paid_deposit(user, 2_000)
-    assert usd(user) == 500 and usd(user, AccountKind.DEBT) == 0
+    assert usd(user) == 2_000 and usd(user, AccountKind.DEBT) == 0
     assert_payments_invariants()
 
 
-def test_won_dispute_with_debt_repays_the_debt_first():
+def test_won_dispute_gives_each_part_back():
     user = UserFactory()
     deposit = paid_deposit(user, 3_000)
     buy_one(user, 1_000)
     deliver(event("charge.dispute.created", dispute(deposit, "dp_3", 3_000, "needs_response")))
-    assert usd(user, AccountKind.DEBT) == -1_000
+    assert usd(user) == 0 and usd(user, AccountKind.DEBT) == 0
     deliver(event("charge.dispute.closed", dispute(deposit, "dp_3", 3_000, "won")))
     assert usd(user) == 2_000 and usd(user, AccountKind.DEBT) == 0
     assert_payments_invariants()
@@ -224,9 +226,10 @@ def test_a_dispute_leaving_debt_cancels_every_open_usd_bid_and_keeps_asks_and_de
 
     deliver(event("charge.dispute.created", dispute(deposit, "dp_all", 3_000, "needs_response")))
 
-    # 1 000 available frozen, 2 000 debt; both bids cancelled, their 1 000 repays half.
+    # The unspent 2 000: 1 000 available, 1 000 in the bids (both cancelled, their holds
+    # repay it); the spent 1 000 from the seller's pending proceeds.
     assert [Order.objects.get(pk=b.pk).status for b in bids] == [OrderStatus.CANCELLED] * 2
     assert Order.objects.get(pk=ask.pk).status == OrderStatus.OPEN
     assert Order.objects.get(pk=demo_bid.pk).status == OrderStatus.OPEN
-    assert usd(user, AccountKind.DEBT) == -1_000 and usd(user, AccountKind.HELD) == 0
+    assert usd(user, AccountKind.DEBT) == 0 and usd(user, AccountKind.HELD) == 0
     assert_payments_invariants()

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from market.models import AccountKind, LedgerTransaction, Trade
@@ -69,9 +70,17 @@ def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -
     Each hold is released in its own transaction, claimed with SKIP LOCKED so that two runs
     never release the same hold twice and never wait on each other.
     """
+    # Imported here: provenance imports the engine's cancel_order, which imports this module.
+    from market.payments.services.provenance import add_proceeds_lot
+
     now = now or timezone.now()
     due = list(
-        ProceedsHold.objects.filter(released_at__isnull=True, available_at__lte=now)
+        ProceedsHold.objects.filter(
+            released_at__isnull=True,
+            available_at__lte=now,
+            # A sale reversed in full (its buyer's payment was taken back) releases nothing.
+            reversed_minor__lt=F("amount_minor"),
+        )
         .order_by("available_at", "id")
         .values_list("id", flat=True)[:limit]
     )
@@ -83,8 +92,9 @@ def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -
                 .filter(pk=hold_id, released_at__isnull=True)
                 .first()
             )
-            if hold is None:
+            if hold is None or hold.reversed_minor >= hold.amount_minor:
                 continue
+            amount = hold.amount_minor - hold.reversed_minor
             accounts, locked = lock_usd_accounts(
                 hold.user_id, AccountKind.AVAILABLE, AccountKind.PENDING, AccountKind.DEBT
             )
@@ -92,12 +102,13 @@ def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -
                 user_id=hold.user_id,
                 kind=LedgerTransaction.Kind.PROCEEDS_RELEASE,
                 source=accounts[AccountKind.PENDING],
-                amount_minor=hold.amount_minor,
+                amount_minor=amount,
                 accounts=accounts,
                 locked=locked,
                 memo=f"proceeds of trade {hold.trade_id} available",
                 idempotency_key=f"proceeds-release-{hold.pk}",
             )
+            add_proceeds_lot(hold, amount)
             hold.release_transaction = txn
             hold.released_at = now
             hold.save(update_fields=["release_transaction", "released_at"])

@@ -44,6 +44,11 @@ from market.payments.services.buckets import compute_usd_buckets, deposit_room_m
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
 from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.provenance import (
+    consume_deposit_lot,
+    deposit_lot_remaining,
+    restore_deposit_lot,
+)
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -110,14 +115,18 @@ def _take(
         refundable = compute_usd_buckets(
             user_id=user_id, available=accounts[AccountKind.AVAILABLE]
         ).refundable_minor
-        limit = min(deposit_room_minor(deposit), refundable)
+        # Only this deposit's own unspent lot goes back to its payment (M3): money spent on a
+        # purchase, or another deposit's money, never leaves to this card.
+        own = deposit_lot_remaining(deposit)
+        limit = min(deposit_room_minor(deposit), refundable, own)
         amount = limit if amount_minor is None else amount_minor
         if amount <= 0 or amount > limit:
             # Raising rolls back the debt repayment too: a refusal changes nothing.
             raise NotRefundable(
                 f"at most {format_minor(limit, USD)} of this deposit can be refunded "
-                f"(your refundable deposit is {format_minor(refundable, USD)}; spent money and "
-                "sale proceeds cannot go back to a card)",
+                f"(its unspent part is {format_minor(own, USD)}, your refundable deposit "
+                f"{format_minor(refundable, USD)}; spent money, another payment's money and "
+                "sale proceeds cannot go back to this card)",
                 fields={"amount_minor": [f"at most {limit}"]},
             )
         txn = record_transaction(
@@ -129,6 +138,7 @@ def _take(
         )
         deposit.refunded_minor += amount
         deposit.save(update_fields=["refunded_minor"])
+        consume_deposit_lot(deposit, amount)
         refund = DepositRefund.objects.create(
             user_id=user_id,
             deposit=deposit,
@@ -253,6 +263,7 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
         )
         deposit.refunded_minor -= refund.amount_minor
         deposit.save(update_fields=["refunded_minor"])
+        restore_deposit_lot(deposit, refund.amount_minor)
         refund.status = RefundStatus.FAILED
         refund.failure_code = code[:100]
         refund.failure_message = message[:500]

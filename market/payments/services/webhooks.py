@@ -39,6 +39,7 @@ from market.payments.services.balances import (
     usd_system_account,
 )
 from market.payments.services.connect import refresh_account_flags
+from market.payments.services.provenance import create_deposit_lot
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -220,6 +221,7 @@ def _on_checkout_paid(session: dict[str, Any]) -> Outcome:
         idempotency_key=f"deposit-{deposit.pk}",
     )
     settle_debt_locked(user_id=deposit.user_id, accounts=accounts, locked=locked)
+    create_deposit_lot(deposit)
     deposit.status = DepositStatus.PAID
     deposit.paid_at = timezone.now()
     deposit.checkout_session_id = session_id
