@@ -26,6 +26,20 @@ def lean_status() -> dict[str, Any]:
     return {"available": available, "reason": reason}
 
 
+def _judge_notes(versions: list[Any]) -> list[dict[str, str]]:
+    """ "The judge is starting" for each language of this problem whose judge pool is not
+    warm yet (Lean without a toolchain has its own note)."""
+    from market.judge_state import judge_states
+
+    languages = sorted({v.language for v in versions})
+    states = judge_states() if languages else {}
+    return [
+        {"language": lang}
+        for lang in languages
+        if states[lang].accepts_submissions and states[lang].note is not None
+    ]
+
+
 def _cards(**filters: object) -> list[Problem]:
     return page_selectors.attach_languages(selectors.list_problem_cards(**filters))
 
@@ -63,6 +77,7 @@ def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) ->
         "problem": problem,
         "versions": versions,
         "lean_status": lean_status() if has_lean else None,
+        "judge_notes": _judge_notes(versions),
         **book_context(request, problem),
         "submit_form": SubmitSolutionForm(versions=versions),
         "bid_form": PriceForm(prefix="bid", currency=problem.currency),
