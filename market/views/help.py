@@ -7,9 +7,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
-from django.shortcuts import render
 
 from market.starters import LEAN_VERIFIER_STARTER, PYTHON_VERIFIER_STARTER, starter_solution
 
