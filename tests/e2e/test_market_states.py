@@ -105,7 +105,14 @@ def test_a_buyer_reads_what_they_bought_and_money_reads_in_plain_words(
     page.get_by_label("Price (DEMO)").fill("25.00")
     with page.expect_navigation():
         page.get_by_role("button", name="Place bid").click()
-    assert "Bought 1 right away" in page.locator(".messages").inner_text()
+    said = page.locator(".messages").inner_text()
+    assert (
+        "Bought 1 right away at the seller's ask price (20.00 DEMO); you paid 20.00 DEMO." in said
+    )
+    assert "5.00 DEMO of your hold was released to your available balance." in said
+    # The confirmation is on screen (no jump to #book), at the desktop and the phone size.
+    assert page.evaluate("window.scrollY") == 0 and page.locator(".messages").is_visible()
+    assert "#book" not in page.url
     bought = page.locator(f"#purchase-{solutions[0].pk}")
     assert bought.locator(".bought-text").inner_text().strip() == "17 23"
     assert "for 20.00 DEMO" in bought.inner_text()
