@@ -75,6 +75,17 @@ def test_a_solution_sold_to_the_bot_says_so_and_card_and_book_agree_live(
     assert page.evaluate("window.__sameDocument") is True
     shots.both(page, "card-follows-book")
 
+    # Best bid 10.00 at best ask 10.00: the list and home explain why they have not traded.
+    for size in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for path in ("/problems/", "/"):
+            page.goto(path)
+            card = page.locator('li[data-slug="demo-factor-391"]')
+            assert "Best bid: 10.00 DEMO" in card.inner_text()
+            note = card.locator(".crossed-note")
+            assert note.is_visible()
+            assert "each buyer gets a solution only once" in note.inner_text()
+
 
 def test_a_buyer_reads_what_they_bought_and_money_reads_in_plain_words(
     page, shots, demo, celery_worker
