@@ -32,10 +32,20 @@ def activity_page(request: HttpRequest) -> HttpResponse:
         {"event": e, "message": selectors.describe_event(e), "is_unread": e.pk > last_read}
         for e in page.object_list
     ]
+    # Seeing the events is reading them: the newest page marks what it shows read (they keep
+    # their "new" mark for this visit). Older pages are read by visiting them or the button.
+    newly_read = sum(1 for row in rows if row["is_unread"])
+    if newly_read:
+        mark_read(user_id=request.user.pk, up_to_id=max(row["event"].pk for row in rows))
     return render(
         request,
         "activity/activity.html",
-        {"page": page, "rows": rows, "unread": selectors.count_unread(user_id=request.user.pk)},
+        {
+            "page": page,
+            "rows": rows,
+            "newly_read": newly_read,
+            "unread": selectors.count_unread(user_id=request.user.pk),
+        },
     )
 
 

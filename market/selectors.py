@@ -97,6 +97,21 @@ def get_problem_with_verifiers(*, problem: Problem) -> Problem:
     return Problem.objects.prefetch_related(_public_verifiers()).get(pk=problem.pk)
 
 
+def list_problems_with_best_prices(**filters: object) -> QuerySet[Problem]:
+    """:func:`list_problems` with ``best_bid_minor`` and ``best_ask_minor`` (None for an
+    empty side), for the API's list."""
+    from django.db.models import OuterRef, Subquery
+
+    open_orders = Order.objects.filter(problem=OuterRef("pk"), status=OrderStatus.OPEN)
+    best_bid = open_orders.filter(side=OrderSide.BID).order_by("-price_minor")
+    best_ask = open_orders.filter(side=OrderSide.ASK).order_by("price_minor")
+    problems = list_problems(**filters)  # type: ignore[arg-type]
+    return problems.annotate(
+        best_bid_minor=Subquery(best_bid.values("price_minor")[:1]),
+        best_ask_minor=Subquery(best_ask.values("price_minor")[:1]),
+    )
+
+
 def get_best_prices(*, problem: Problem) -> tuple[int | None, int | None]:
     """(best bid, best ask) in minor units, None for an empty side."""
     open_orders = Order.objects.filter(problem=problem, status=OrderStatus.OPEN)

@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("solutions/<int:solution_id>/sell/", trading.sell, name="solution-sell"),
     path("orders/<int:order_id>/cancel/", trading.cancel, name="order-cancel"),
     path("help/verifiers/", help.verifiers_guide, name="help-verifiers"),
+    path("favicon.ico", help.favicon, name="favicon"),
     path("account/", account.account, name="account"),
     path("signup/", account.signup, name="signup"),
     # Password guessing is bounded by django-axes (market/login_guard.py), on every path.

@@ -61,3 +61,32 @@ def get_latest_dry_run(*, verifier: Verifier) -> DryRun | None:
 
 def list_dry_runs(*, verifier: Verifier) -> QuerySet[DryRun]:
     return verifier.dry_runs.select_related("verifier").order_by("-id")
+
+
+JUDGE_WARM_KEY_PREFIX = "formalmarket:judge:warm:"
+
+
+def judge_is_warm(language: str) -> bool:
+    """Whether some judge worker has a warm pool for ``language`` now.
+
+    A worker sets ``formalmarket:judge:warm:<language>:<hostname>`` (TTL 60 s, refreshed)
+    once its pool is warm; any such key means a verdict will not wait for a cold start.
+    Without Redis (a development server on the filesystem broker) there is nothing to ask:
+    True, so no page claims a start-up that cannot be observed. A Redis error is False.
+    """
+    from django.conf import settings
+
+    url = getattr(settings, "REDIS_URL", "")
+    if not url:
+        return True
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        try:
+            pattern = f"{JUDGE_WARM_KEY_PREFIX}{language}:*"
+            return next(iter(client.scan_iter(match=pattern, count=100)), None) is not None
+        finally:
+            client.close()
+    except redis.RedisError:
+        return False

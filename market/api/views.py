@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -21,15 +22,26 @@ from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import derived_client_order_id, idempotent
 from market.api.tokens import create_api_token, list_api_tokens, revoke_api_token
+from market.judge_state import judge_states
 from market.login_guard import is_refused_unchecked, login_failure_window_s
 from market.models import OrderSide
-from market.money import Money
+from market.money import Currency, Money
+from market.payments.stripe_client import usd_enabled
 from market.services.orders import cancel_order, place_ask, place_bid
 from verifiers import access as verifier_access
 
 
 def _params(serializer_class: type[Serializer], request: Request) -> dict[str, Any]:
+    """The validated query filters. An empty value (``?status=``) is refused like any other
+    value outside the filter's schema, not read as "no filter"; omit the parameter instead."""
     params = serializer_class(data=request.query_params)
+    empty = {
+        name: ["may not be empty: omit the parameter for no filter"]
+        for name, field in params.fields.items()
+        if request.query_params.get(name) == "" and not getattr(field, "allow_blank", False)
+    }
+    if empty:
+        raise exceptions.ValidationError(empty)
     params.is_valid(raise_exception=True)
     return dict(params.validated_data)
 
@@ -134,7 +146,7 @@ class ProblemListView(ListView):
     )
     def get(self, request: Request) -> Response:
         params = _params(s.ProblemFilterSerializer, request)
-        problems = selectors.list_problems(
+        problems = selectors.list_problems_with_best_prices(
             language=params.get("language"),
             is_demo=params.get("demo"),
             currency=params.get("currency"),
@@ -142,6 +154,9 @@ class ProblemListView(ListView):
             q=params.get("q") or None,
         )
         return self.paginated(problems, s.ProblemListSerializer)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "judge_states": judge_states()}
 
 
 class ProblemDetailView(GenericAPIView):
@@ -152,7 +167,8 @@ class ProblemDetailView(GenericAPIView):
         problem = access.access_problem(user=request.user, problem_id=pk)
         problem = selectors.get_problem_with_verifiers(problem=problem)
         best = selectors.get_best_prices(problem=problem)
-        return Response(s.ProblemDetailSerializer(problem, context={"best_prices": best}).data)
+        context = {"best_prices": best, "judge_states": judge_states()}
+        return Response(s.ProblemDetailSerializer(problem, context=context).data)
 
 
 class OrderBookView(GenericAPIView):
@@ -305,7 +321,18 @@ class BalanceView(GenericAPIView):
         summary="My balances per currency (available, held for open bids, pending)",
     )
     def get(self, request: Request) -> Response:
-        balances = selectors.list_balances(user=request.user)
+        usd_on = usd_enabled()
+        balances = [
+            {
+                **dataclasses.asdict(b),
+                "enabled": b.currency != Currency.USD or usd_on,
+                "note": None
+                if b.currency != Currency.USD or usd_on
+                else "USD is disabled on this server (no Stripe keys are configured): it "
+                "cannot be deposited, traded or withdrawn here",
+            }
+            for b in selectors.list_balances(user=request.user)
+        ]
         return Response(s.BalanceSerializer(balances, many=True).data)
 
 

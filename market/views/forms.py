@@ -16,6 +16,18 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         fields = ("username",)
 
+    def full_clean(self) -> None:
+        """After a refused sign-up, focus goes to the first field in error (the page is
+        reloaded: ``autofocus`` on that field, on no other), not to the username."""
+        super().full_clean()
+        if not self.is_bound or not self.errors:
+            return
+        bad = next((name for name in self.fields if name in self.errors), None)
+        for name, field in self.fields.items():
+            field.widget.attrs.pop("autofocus", None)
+            if name == bad:
+                field.widget.attrs["autofocus"] = True
+
 
 class SubmitSolutionForm(forms.Form):
     verifier_version = forms.TypedChoiceField(label="Verifier", coerce=int)

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from market import page_selectors, selectors
 from market.models import OrderStatus, Problem, Solution, SolutionStatus
@@ -24,6 +25,20 @@ def lean_status() -> dict[str, Any]:
 
     available, reason = lean_toolchain_status()
     return {"available": available, "reason": reason}
+
+
+def _judge_notes(versions: list[Any]) -> list[dict[str, str]]:
+    """ "The judge is starting" for each language of this problem whose judge pool is not
+    warm yet (Lean without a toolchain has its own note)."""
+    from market.judge_state import judge_states
+
+    languages = sorted({v.language for v in versions})
+    states = judge_states() if languages else {}
+    return [
+        {"language": lang}
+        for lang in languages
+        if states[lang].accepts_submissions and states[lang].note is not None
+    ]
 
 
 def _cards(**filters: object) -> list[Problem]:
@@ -63,6 +78,7 @@ def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) ->
         "problem": problem,
         "versions": versions,
         "lean_status": lean_status() if has_lean else None,
+        "judge_notes": _judge_notes(versions),
         **book_context(request, problem),
         "submit_form": SubmitSolutionForm(versions=versions),
         "bid_form": PriceForm(prefix="bid", currency=problem.currency),
@@ -76,11 +92,8 @@ def problem_context(request: HttpRequest, problem: Problem, **overrides: Any) ->
         context["purchases"] = list(
             page_selectors.list_purchases(buyer=request.user, problem=problem)  # type: ignore[arg-type]
         )
-        context["my_orders"] = list(
-            selectors.list_user_orders(
-                user=request.user, problem_id=problem.pk, status=OrderStatus.OPEN
-            )
-        )
+        context["my_orders"] = _my_open_orders(request, problem)
+        context["problem_path"] = reverse("problem-detail", kwargs={"slug": problem.slug})
     context.update(overrides)
     return context
 
@@ -106,6 +119,16 @@ def my_solutions_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             "sell_hint": sell_hint(request, problem, solutions),
             "sell_form_errors": None,
         },
+    )
+
+
+def _my_open_orders(request: HttpRequest, problem: Problem) -> list[Any]:
+    return list(
+        selectors.list_user_orders(
+            user=request.user,  # type: ignore[arg-type]
+            problem_id=problem.pk,
+            status=OrderStatus.OPEN,
+        )
     )
 
 
@@ -135,6 +158,9 @@ def book_fragment(request: HttpRequest, slug: str) -> HttpResponse:
         ]
         context["oob_solutions"] = solutions
         context["sell_hint"] = sell_hint(request, problem, solutions)
+        # "My open orders" follows the book: a filled order leaves it without a reload.
+        context["my_orders"] = _my_open_orders(request, problem)
+        context["problem_path"] = reverse("problem-detail", kwargs={"slug": problem.slug})
     return render(request, "market/_book_fragment.html", context)
 
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from market import selectors
 from market.access import access_own_solution
 from market.exceptions import DomainError, InsufficientFunds, NotFound
+from market.models import Order
 from market.money import Money, format_minor
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import submit_solution
@@ -24,6 +25,31 @@ from verifiers.models import Language
 
 def _problem_url(slug: str, anchor: str = "") -> str:
     return reverse("problem-detail", kwargs={"slug": slug}) + (f"#{anchor}" if anchor else "")
+
+
+def _bid_text(order: Order) -> str:
+    """What a bid did: each copy bought is paid at the resting ask's price, and the part of
+    the hold above that price goes back to the available balance at once."""
+    price = format_minor(order.price_minor, order.currency)
+    text = f"Bid placed: {order.quantity} at {price}."
+    paid = list(order.bid_fills.values_list("price_minor", flat=True))
+    if not paid:
+        return text
+    spent = sum(paid)
+    released = order.price_minor * len(paid) - spent
+    prices = ", ".join(sorted({format_minor(p, order.currency) for p in paid}))
+    text += (
+        f" Bought {len(paid)} right away at the seller's ask price ({prices}); you paid "
+        f"{format_minor(spent, order.currency)}."
+    )
+    if released:
+        text += (
+            f" {format_minor(released, order.currency)} of your hold was released to your "
+            "available balance."
+        )
+    if order.remaining:
+        text += f" The other {order.remaining} wait on the book."
+    return text
 
 
 def add_domain_error(form: object, error: DomainError, default_field: str | None) -> None:
@@ -114,7 +140,8 @@ def sell(request: HttpRequest, solution_id: int) -> HttpResponse:
             if order.remaining:
                 text += " The rest waits on the book for a buyer who does not own it yet."
             messages.success(request, text)
-            return redirect(_problem_url(problem.slug, "book"))
+            # No #book anchor: the confirmation is at the top of the page, on screen.
+            return redirect(_problem_url(problem.slug))
     context = problem_context(request, problem, sell_form_errors=form, sell_solution_id=solution.pk)
     return render(request, "market/problem_detail.html", context, status=400)
 
@@ -136,13 +163,9 @@ def bid(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             add_order_error(form, error)
         else:
-            bought = order.quantity - order.remaining
-            price = format_minor(order.price_minor, order.currency)
-            text = f"Bid placed: {order.quantity} at {price}."
-            if bought:
-                text += f" Bought {bought} right away; see your account."
-            messages.success(request, text)
-            return redirect(_problem_url(slug, "book"))
+            messages.success(request, _bid_text(order))
+            # No #book anchor: the confirmation is at the top of the page, on screen.
+            return redirect(_problem_url(slug))
     context = problem_context(request, problem, bid_form=form)
     return render(request, "market/problem_detail.html", context, status=400)
 

@@ -6,6 +6,7 @@
 //  - [data-starters]: a verifier source box that follows the language select with a
 //    starter, as long as the author has not edited it.
 //  - button[data-fill-from]: copies a starter into a form field.
+//  - button[data-copy-from]: copies an element's text (a new key) to the clipboard.
 //  - svg.chart .point: shows the trade under the pointer or focus in .chart-tip.
 (function () {
   "use strict";
@@ -129,6 +130,24 @@
       if (button.dataset.fillBound) { return; }
       button.dataset.fillBound = "1";
       fillFrom(button);
+    });
+    root.querySelectorAll("button[data-copy-from]").forEach(function (button) {
+      if (button.dataset.copyBound) { return; }
+      button.dataset.copyBound = "1";
+      button.addEventListener("click", function () {
+        var source = document.getElementById(button.dataset.copyFrom);
+        var status = document.getElementById(button.dataset.copyStatus);
+        if (!source) { return; }
+        var say = function (text) { if (status) { status.textContent = text; } };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(source.textContent.trim()).then(
+            function () { say("Copied to the clipboard."); },
+            function () { say("Could not copy: select the key and copy it by hand."); }
+          );
+        } else {
+          say("Could not copy: select the key and copy it by hand.");
+        }
+      });
     });
     chartTips(root);
   }

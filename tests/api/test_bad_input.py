@@ -167,6 +167,9 @@ def test_a_bid_whose_total_would_overflow_bigint_is_refused_cleanly(world):
     response = world.client("buyer").post("/api/v1/orders/", payload, format="json")
     error = assert_error(response, 400, "market:invalid-order")
     assert set(error["fields"]) == {"price_minor", "quantity"}
+    # The limit is said with its decimals, never in raw minor units.
+    assert error["fields"]["price_minor"] == ["at most 1,000,000.00 DEMO per copy"]
+    assert "100000000" not in response.content.decode()
     assert snapshot() == before
 
 

@@ -394,10 +394,13 @@ def test_list_my_orders_with_fills_and_filters(world):
 def test_balances_per_currency_available_and_held(world):
     place_bid(buyer=world.other_solver, problem=world.problem, price=Money(100, "DEMO"), quantity=3)
     body = world.client("other_solver").get("/api/v1/account/balances/").json()
+    demo = {"currency": "DEMO", "available_minor": 9_700, "held_minor": 300, "pending_minor": 0}
+    usd = {"currency": "USD", "available_minor": 0, "held_minor": 0, "pending_minor": 0}
     assert body == [
-        {"currency": "DEMO", "available_minor": 9_700, "held_minor": 300, "pending_minor": 0},
-        {"currency": "USD", "available_minor": 0, "held_minor": 0, "pending_minor": 0},
+        {**demo, "enabled": True, "note": None},
+        {**usd, "enabled": False, "note": body[1]["note"]},
     ]
+    assert "USD is disabled on this server" in body[1]["note"]
 
 
 def test_ledger_history_is_cursor_paginated_and_complete(world):

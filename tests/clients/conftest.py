@@ -12,6 +12,7 @@ from market.api.tokens import create_api_token
 from market.demo.loader import load_demo_problems
 from market.services.bot import refresh_practice_bids
 from tests.factories import UserFactory
+from tests.verifiers.conftest import no_lean_toolchain  # noqa: F401  (a shared fixture)
 
 DEMO = Path(settings.BASE_DIR) / "market" / "demo" / "python" / "factor-391"
 WRONG = (DEMO / "wrong_solution.txt").read_text()

@@ -70,7 +70,9 @@ def test_an_agent_solves_and_trades_through_the_mcp_server(
         tools = (await session.list_tools()).tools
         seen["tools"] = {t.name: t.description for t in tools}
         call = session.call_tool
-        seen["search"] = result_of(await call("search_problems", {"demo": True, "limit": 200}))
+        seen["search"] = result_of(await call("search_problems", {"demo": True, "limit": 200}))[
+            "problems"
+        ]
         seen["problem"] = result_of(await call("get_problem", {"problem": "demo-factor-391"}))
         seen["lean"] = result_of(await call("get_problem", {"problem": "demo-lean-two-plus-two"}))
         args = {"problem": "demo-factor-391", "wait_s": 60}
@@ -88,7 +90,7 @@ def test_an_agent_solves_and_trades_through_the_mcp_server(
         )
         seen["cancel"] = result_of(await call("cancel_order", {"order_id": seen["bid"]["id"]}))
         seen["balances"] = result_of(await call("get_balances", {}))
-        seen["activity"] = result_of(await call("recent_activity", {"since": "0"}))
+        seen["activity"] = result_of(await call("recent_activity", {"cursor": "0"}))
         statement = await session.read_resource("formalmarket://problems/demo-factor-391/statement")
         seen["statement"] = statement.contents[0].text
         format_ = await session.read_resource("formalmarket://problems/demo-factor-391/format")
@@ -142,6 +144,7 @@ def test_an_agent_solves_and_trades_through_the_mcp_server(
     net = BID_PRICE_MINOR - fee_for(BID_PRICE_MINOR)
     assert demo["available"]["minor"] == net and demo["held"]["minor"] == 0
     assert demo["is_real_money"] is False
+    assert seen["activity"]["has_more"] is False
     types = [e["type"] for e in seen["activity"]["events"]]
     assert types.count("solution.judged") == 2 and "ask.filled" in types
     assert "Factor 391" in seen["statement"] or "391" in seen["statement"]

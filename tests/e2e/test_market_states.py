@@ -75,6 +75,17 @@ def test_a_solution_sold_to_the_bot_says_so_and_card_and_book_agree_live(
     assert page.evaluate("window.__sameDocument") is True
     shots.both(page, "card-follows-book")
 
+    # Best bid 10.00 at best ask 10.00: the list and home explain why they have not traded.
+    for size in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for path in ("/problems/", "/"):
+            page.goto(path)
+            card = page.locator('li[data-slug="demo-factor-391"]')
+            assert "Best bid: 10.00 DEMO" in card.inner_text()
+            note = card.locator(".crossed-note")
+            assert note.is_visible()
+            assert "each buyer gets a solution only once" in note.inner_text()
+
 
 def test_a_buyer_reads_what_they_bought_and_money_reads_in_plain_words(
     page, shots, demo, celery_worker
@@ -105,7 +116,14 @@ def test_a_buyer_reads_what_they_bought_and_money_reads_in_plain_words(
     page.get_by_label("Price (DEMO)").fill("25.00")
     with page.expect_navigation():
         page.get_by_role("button", name="Place bid").click()
-    assert "Bought 1 right away" in page.locator(".messages").inner_text()
+    said = page.locator(".messages").inner_text()
+    assert (
+        "Bought 1 right away at the seller's ask price (20.00 DEMO); you paid 20.00 DEMO." in said
+    )
+    assert "5.00 DEMO of your hold was released to your available balance." in said
+    # The confirmation is on screen (no jump to #book), at the desktop and the phone size.
+    assert page.evaluate("window.scrollY") == 0 and page.locator(".messages").is_visible()
+    assert "#book" not in page.url
     bought = page.locator(f"#purchase-{solutions[0].pk}")
     assert bought.locator(".bought-text").inner_text().strip() == "17 23"
     assert "for 20.00 DEMO" in bought.inner_text()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,13 @@ from formalmarket_client.models import (
     Event,
     EventPage,
     Order,
+    Page,
     Problem,
     Solution,
     Trade,
     Verdict,
 )
-from formalmarket_client.money import Money
+from formalmarket_client.money import Money, resolve_price, strict_quantity
 from formalmarket_client.tokens import default_token_file, load_saved_token, save_token
 
 ProblemRef = Problem | int | str
@@ -119,8 +120,12 @@ class FormalMarketClient:
         language: str | None = None,
         demo: bool | None = None,
         limit: int = 50,
-    ) -> list[Problem]:
-        """Published problems (newest first), filtered by text, verifier language, demo."""
+        cursor: str | None = None,
+    ) -> Page[Problem]:
+        """One page of published problems (newest first), filtered by text ``q``, verifier
+        language and demo, each with its best bid and ask. Iterate it like a list; pass its
+        ``next_cursor`` as ``cursor`` for the next page (``has_more`` says whether there is
+        one), or use :meth:`iter_problems` for all of them."""
         params: dict[str, Any] = {"limit": limit}
         if q:
             params["q"] = q
@@ -128,8 +133,20 @@ class FormalMarketClient:
             params["language"] = language
         if demo is not None:
             params["demo"] = "true" if demo else "false"
+        if cursor:
+            params["cursor"] = cursor
         body = self.http.request("GET", "/api/v1/problems/?" + urllib.parse.urlencode(params)).body
-        return [Problem.from_api(p) for p in body["results"]]
+        return Page.from_api(body, Problem.from_api)
+
+    def iter_problems(self, **filters: Any) -> Iterator[Problem]:
+        """Every published problem matching ``filters`` (as :meth:`problems`), page by page."""
+        cursor: str | None = None
+        while True:
+            page = self.problems(**filters, cursor=cursor)
+            yield from page
+            if not page.has_more or not page.next_cursor:
+                return
+            cursor = page.next_cursor
 
     def problem(self, ref: ProblemRef) -> Problem:
         """A problem with its statement, by id, slug or Problem."""
@@ -218,19 +235,26 @@ class FormalMarketClient:
     def list_ask(
         self,
         solution: SolutionRef,
-        price: Money | int,
+        price_minor: Money | int | None = None,
         *,
-        quantity: int = 1,
+        price: str | None = None,
         currency: str | None = None,
+        quantity: int = 1,
         client_order_id: str | None = None,
     ) -> Order:
-        """Offer ``quantity`` copies of your ACCEPTED solution at ``price`` (per copy)."""
+        """Offer ``quantity`` copies of your ACCEPTED solution, per copy at ``price_minor``
+        (an int of minor units: 1000 is 10.00 DEMO; or a :class:`Money`) or at ``price`` (a
+        decimal string in major units, ``"10.00"``, with ``currency``). Never both; a
+        string, float or bool as ``price_minor`` is refused before anything is sent."""
         solution_id = _id(solution)
-        price_minor, currency = self._price(price, currency, solution_id=solution_id)
+        minor, currency = resolve_price(price_minor, price=price, currency=currency)
+        quantity = strict_quantity(quantity)
+        if currency is None:
+            currency = self.problem(self.solution(solution_id).problem_id).currency
         body: dict[str, Any] = {
             "side": "ask",
             "solution": solution_id,
-            "price_minor": price_minor,
+            "price_minor": minor,
             "currency": currency,
             "quantity": quantity,
         }
@@ -241,41 +265,34 @@ class FormalMarketClient:
     def place_bid(
         self,
         problem: ProblemRef,
-        price: Money | int,
+        price_minor: Money | int | None = None,
         *,
-        quantity: int = 1,
+        price: str | None = None,
         currency: str | None = None,
+        quantity: int = 1,
         client_order_id: str | None = None,
     ) -> Order:
-        """Bid ``price`` per copy for up to ``quantity`` distinct solutions; the whole
-        price × quantity is held from your available balance until filled or cancelled."""
+        """Bid per copy ``price_minor`` (an int of minor units: 1000 is 10.00 DEMO; or a
+        :class:`Money`) or ``price`` (a decimal string in major units with ``currency``) for
+        up to ``quantity`` distinct solutions; price × quantity is held from your available
+        balance until filled or cancelled."""
+        minor, currency = resolve_price(price_minor, price=price, currency=currency)
+        quantity = strict_quantity(quantity)
         resolved = problem if isinstance(problem, Problem) else None
         if resolved is None and (isinstance(problem, str) or currency is None):
             resolved = self.problem(problem)
         problem_id = resolved.id if resolved else _id(problem)
-        if isinstance(price, Money):
-            price_minor, currency = price.minor, price.currency
-        else:
-            price_minor, currency = price, currency or (resolved.currency if resolved else None)
+        currency = currency or (resolved.currency if resolved else None)
         body: dict[str, Any] = {
             "side": "bid",
             "problem": problem_id,
-            "price_minor": price_minor,
+            "price_minor": minor,
             "currency": currency,
             "quantity": quantity,
         }
         if client_order_id:
             body["client_order_id"] = client_order_id
         return Order.from_api(self.http.request("POST", "/api/v1/orders/", body).body)
-
-    def _price(
-        self, price: Money | int, currency: str | None, *, solution_id: int
-    ) -> tuple[int, str]:
-        if isinstance(price, Money):
-            return price.minor, price.currency
-        if currency is None:
-            currency = self.problem(self.solution(solution_id).problem_id).currency
-        return price, currency
 
     def cancel(self, order: OrderRef) -> Order:
         """Cancel an open order; a bid's remaining hold is released."""

@@ -24,12 +24,36 @@ class ApiError(FormalMarketError):
         fields: dict[str, Any] | None = None,
         retry_after_s: float | None = None,
     ) -> None:
-        super().__init__(f"{code}: {message}" if code else message)
+        super().__init__(_describe(code, message, fields or {}))
         self.status = status
         self.code = code
         self.message = message
         self.fields = fields or {}
         self.retry_after_s = retry_after_s
+
+
+def _describe(code: str, message: str, fields: dict[str, Any]) -> str:
+    """``api:invalid: invalid input (price_minor: A valid integer is required.)``."""
+    text = f"{code}: {message}" if code else message
+    details = "; ".join(
+        f"{name}: {' '.join(str(m) for m in msgs) if isinstance(msgs, list) else msgs}"
+        for name, msgs in fields.items()
+    )
+    return f"{text} ({details})" if details else text
+
+
+class MoneyArgumentError(FormalMarketError, ValueError):
+    """A money argument the client refuses before sending anything: ``price_minor`` must be
+    an int of minor units (``10.00 DEMO is 1000``), ``price`` a decimal string with its
+    currency. ``code``, ``message`` and ``fields`` are shaped like an API error's."""
+
+    status = 0
+    code = "client:invalid-money"
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = {field: [message]}
 
 
 class InvalidRequest(ApiError):

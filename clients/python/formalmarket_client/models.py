@@ -2,10 +2,46 @@
 
 from __future__ import annotations
 
+import urllib.parse
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from formalmarket_client.money import Money
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a list: iterate it like a list. ``next_cursor`` (opaque) fetches the next
+    page; ``has_more`` says whether there is one."""
+
+    items: tuple[T, ...]
+    next_cursor: str | None
+    has_more: bool
+
+    @classmethod
+    def from_api(cls, body: dict[str, Any], build: Callable[[dict[str, Any]], T]) -> Page[T]:
+        next_url = body.get("next")
+        cursor = None
+        if next_url:
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(next_url).query)
+            cursor = (query.get("cursor") or [None])[0]
+        return cls(tuple(build(row) for row in body["results"]), cursor, cursor is not None)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        return self.items[index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +55,13 @@ class VerifierInfo:
     time_limit_s: float | None
     memory_limit_mb: int | None
     lean_project: str
+    accepts_submissions: bool = True
+    judge_note: str | None = None  # e.g. "the judge is starting: ..."
 
     @classmethod
     def from_api(cls, data: dict[str, Any]) -> VerifierInfo:
         active = data.get("active_version") or {}
+        accepts = data.get("accepts_submissions")
         return cls(
             id=data["id"],
             name=data.get("name", ""),
@@ -33,6 +72,8 @@ class VerifierInfo:
             time_limit_s=active.get("time_limit_s"),
             memory_limit_mb=active.get("memory_limit_mb"),
             lean_project=active.get("lean_project") or "",
+            accepts_submissions=bool(active) if accepts is None else bool(accepts),
+            judge_note=data.get("judge_note"),
         )
 
 
@@ -209,6 +250,8 @@ class Balance:
     available: Money
     held: Money
     pending: Money
+    enabled: bool = True  # False: USD on a server without Stripe
+    note: str | None = None
 
     @classmethod
     def from_api(cls, data: dict[str, Any]) -> Balance:
@@ -218,6 +261,8 @@ class Balance:
             available=Money(data["available_minor"], c),
             held=Money(data["held_minor"], c),
             pending=Money(data["pending_minor"], c),
+            enabled=bool(data.get("enabled", True)),
+            note=data.get("note"),
         )
 
 

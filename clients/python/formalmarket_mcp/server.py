@@ -9,22 +9,27 @@ that caller's token.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from formalmarket_client import FormalMarketClient, FormalMarketError, Money
+from formalmarket_client import FormalMarketClient, FormalMarketError, Money, MoneyArgumentError
+from formalmarket_client.money import resolve_price, strict_quantity
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from pydantic import WithJsonSchema
 
 from formalmarket_mcp import shapes
 
 MONEY_RULES = (
-    "Money rules: amounts are integers in minor units (cents): price_minor=1050 is 10.50. "
+    "Money rules: amounts are integers in minor units (cents): price_minor=1050 is 10.50; "
+    "a string, float or bool as price_minor is refused. Or give price as a decimal string "
+    'in major units with its currency (price="10.50", currency="DEMO"), never both. '
     "DEMO credits are not money: they cannot be bought, withdrawn or exchanged; demo problems "
     "trade in DEMO and a practice bot bids on them. USD is real money and exists only on "
     "servers configured with Stripe. A bid holds price_minor x quantity of your available "
@@ -52,6 +57,52 @@ def _fail(exc: Exception) -> ToolError:
     return ToolError(str(exc))
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("formalmarket-client")
+    except importlib.metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
+# An integer in the tool's schema, but validated here (not by pydantic's lax mode, which reads
+# the string "10.00" as 10 minor units): anything but an int is refused with the unit spelled
+# out.
+MinorUnits = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Integer minor units (cents): 10.00 DEMO is 1000. Omit it to give "
+            "price (a decimal string) and currency instead.",
+        }
+    ),
+]
+Quantity = Annotated[
+    Any, WithJsonSchema({"type": "integer", "minimum": 1, "default": 1, "description": "copies"})
+]
+
+
+def _price(price_minor: Any, price: str | None, currency: str | None) -> tuple[Any, str | None]:
+    """(price_minor or Money, currency) from the tool's arguments, strictly."""
+    try:
+        minor, currency = resolve_price(
+            None if price_minor is None else price_minor,
+            price=price or None,
+            currency=currency or None,
+        )
+    except MoneyArgumentError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from None
+    return minor, currency
+
+
+def _quantity(value: Any) -> int:
+    try:
+        return strict_quantity(value)
+    except MoneyArgumentError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from None
+
+
 def _problem_ref(problem: str) -> int | str:
     problem = str(problem).strip()
     if not problem:
@@ -68,6 +119,7 @@ def build_server(
     """The server; ``client_for_caller()`` returns a client holding the caller's token."""
     server = MCPServer(
         "formalmarket",
+        version=_version(),
         instructions=INSTRUCTIONS,
         auth=auth,
         token_verifier=token_verifier,
@@ -82,25 +134,39 @@ def build_server(
             raise _fail(exc) from None
 
     @server.tool(
-        description="Search published problems by words in the title or statement, "
-        "optionally by verifier language (python or lean) and demo=true/false. "
-        "Returns id, slug, title, currency, languages and the best bid and ask."
+        description="Search published problems by words in the title or statement (q), "
+        "optionally by verifier language (python or lean) and demo=true/false. Returns a "
+        "page: problems (id, slug, title, currency, languages, best bid and ask in minor "
+        "units and formatted, null for an empty side), next_cursor and has_more; pass "
+        "next_cursor as cursor for the next page."
     )
     def search_problems(
-        query: str = "", language: str = "", demo: bool | None = None, limit: int = 20
-    ) -> list[dict[str, Any]]:
+        q: str = "",
+        language: str = "",
+        demo: bool | None = None,
+        limit: int = 20,
+        cursor: str = "",
+    ) -> dict[str, Any]:
         if language and language not in ("python", "lean"):
             raise ToolError("language: python or lean (or empty for both)")
-        if not 1 <= limit <= 200:
+        if isinstance(limit, bool) or not 1 <= limit <= 200:
             raise ToolError("limit: 1 to 200")
-        return call(
-            lambda c: [
-                shapes.problem_summary(p)
-                for p in c.problems(
-                    q=query or None, language=language or None, demo=demo, limit=limit
-                )
-            ]
-        )
+
+        def run(c: FormalMarketClient) -> dict[str, Any]:
+            page = c.problems(
+                q=q or None,
+                language=language or None,
+                demo=demo,
+                limit=limit,
+                cursor=cursor.strip() or None,
+            )
+            return {
+                "problems": [shapes.problem_summary(p) for p in page],
+                "next_cursor": page.next_cursor,
+                "has_more": page.has_more,
+            }
+
+        return call(run)
 
     @server.tool(
         description="Read one problem by id or slug: its statement (Markdown), each "
@@ -166,24 +232,44 @@ def build_server(
         )
 
     @server.tool(
-        description="Offer copies of one of my ACCEPTED solutions for sale at "
-        "price_minor per copy (integer minor units, in the problem's currency). If a "
-        "bid at or above that price exists, it sells at once at the bid's price; a "
-        "fee is taken from each sale. " + MONEY_RULES
+        description="Offer copies of one of my ACCEPTED solutions for sale, per copy at "
+        "price_minor (integer minor units: 10.00 DEMO is 1000) or at price (a decimal "
+        'string in major units, "10.00") with currency, in the problem\'s currency. If a '
+        "bid at or above that price exists, it sells at once at the bid's price; a fee is "
+        "taken from each sale. " + MONEY_RULES
     )
-    def list_ask(solution_id: int, price_minor: int, quantity: int = 1) -> dict[str, Any]:
-        return call(lambda c: shapes.order(c.list_ask(solution_id, price_minor, quantity=quantity)))
+    def list_ask(
+        solution_id: int,
+        price_minor: MinorUnits = None,
+        price: str | None = None,
+        currency: str | None = None,
+        quantity: Quantity = 1,
+    ) -> dict[str, Any]:
+        minor, cur = _price(price_minor, price, currency)
+        copies = _quantity(quantity)
+        return call(
+            lambda c: shapes.order(c.list_ask(solution_id, minor, currency=cur, quantity=copies))
+        )
 
     @server.tool(
-        description="Bid price_minor per copy (integer minor units, the problem's "
-        "currency) for up to quantity distinct solutions of a problem (id or slug). "
-        "price_minor x quantity is held from my available balance; it buys at once "
-        "from asks at or below the price (at the ask's price). " + MONEY_RULES
+        description="Bid per copy price_minor (integer minor units: 10.00 DEMO is 1000) or "
+        'price (a decimal string in major units, "10.00") with currency, in the problem\'s '
+        "currency, for up to quantity distinct solutions of a problem (id or slug). The "
+        "price x quantity is held from my available balance; it buys at once from asks at or "
+        "below the price (at the ask's price). " + MONEY_RULES
     )
-    def place_bid(problem: str, price_minor: int, quantity: int = 1) -> dict[str, Any]:
+    def place_bid(
+        problem: str,
+        price_minor: MinorUnits = None,
+        price: str | None = None,
+        currency: str | None = None,
+        quantity: Quantity = 1,
+    ) -> dict[str, Any]:
+        minor, cur = _price(price_minor, price, currency)
+        copies = _quantity(quantity)
         return call(
             lambda c: shapes.order(
-                c.place_bid(_problem_ref(problem), price_minor, quantity=quantity)
+                c.place_bid(_problem_ref(problem), minor, currency=cur, quantity=copies)
             )
         )
 
@@ -196,20 +282,22 @@ def build_server(
 
     @server.tool(
         description="My balances per currency: available, held for open bids, and "
-        "pending sale proceeds, in minor units and formatted. " + MONEY_RULES
+        "pending sale proceeds, in minor units and formatted; enabled is false (with a "
+        "note) for USD on a server without Stripe. " + MONEY_RULES
     )
     def get_balances() -> list[dict[str, Any]]:
         return call(lambda c: [shapes.balance(b) for b in c.balances().values()])
 
     @server.tool(
         description="My recent activity: verdicts, filled asks and bids, bids that "
-        "arrived where I sell. Without since: the newest. Pass since=<cursor> from the "
-        'last answer (or "0" for everything) to get only newer events.'
+        "arrived where I sell. Without cursor: the newest. Pass cursor=<cursor> from the "
+        'last answer (or "0" for everything, oldest first) to get only newer events; '
+        "has_more says whether more are waiting after this page."
     )
-    def recent_activity(since: str = "", limit: int = 20) -> dict[str, Any]:
-        if not 1 <= limit <= 200:
+    def recent_activity(cursor: str = "", limit: int = 20) -> dict[str, Any]:
+        if isinstance(limit, bool) or not 1 <= limit <= 200:
             raise ToolError("limit: 1 to 200")
-        return call(lambda c: shapes.events(c.events(since.strip() or None, limit=limit)))
+        return call(lambda c: shapes.events(c.events(cursor.strip() or None, limit=limit)))
 
     def read_problem(problem: str) -> Any:
         try:

@@ -33,7 +33,8 @@ def verifier(v: VerifierInfo) -> dict[str, Any]:
         "id": v.id,
         "name": v.name,
         "language": v.language,
-        "accepts_submissions": v.version_id is not None,
+        "accepts_submissions": v.accepts_submissions,
+        "judge_note": v.judge_note,
         "solution_format": v.solution_format,
         "time_limit_s": v.time_limit_s,
         "memory_limit_mb": v.memory_limit_mb,
@@ -109,6 +110,8 @@ def balance(b: Balance) -> dict[str, Any]:
         "held": money(b.held),
         "pending": money(b.pending),
         "is_real_money": b.currency != "DEMO",
+        "enabled": b.enabled,
+        "note": b.note,
     }
 
 
@@ -125,5 +128,6 @@ def events(page: EventPage) -> dict[str, Any]:
             for e in page.events
         ],
         "cursor": page.cursor,
+        "has_more": page.has_more,
         "unread_count": page.unread_count,
     }

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework import serializers
+from rest_framework.fields import empty
 
+from market.api.errors import ApiError
 from market.api.serializers.fields import MAX_ID, StrictIntegerField, id_field
 from market.models import (
     OrderSide,
@@ -14,13 +17,20 @@ from market.models import (
     SolutionStatus,
 )
 from market.models.problems import MAX_SOLUTION_BYTES
-from market.money import Currency
+from market.money import Currency, format_minor
 from verifiers.models import Language
+
+
+class OptionalBooleanField(serializers.BooleanField):
+    """true or false; absent is no filter (DRF reads an absent query value as a form's
+    unticked checkbox, False) and ``null`` is refused like any other non-boolean."""
+
+    default_empty_html = empty
 
 
 class ProblemFilterSerializer(serializers.Serializer):
     language = serializers.ChoiceField(choices=Language.choices, required=False)
-    demo = serializers.BooleanField(required=False, allow_null=True, default=None)
+    demo = OptionalBooleanField(required=False, help_text="true or false")
     currency = serializers.ChoiceField(choices=Currency.choices, required=False)
     status = serializers.ChoiceField(
         choices=[ProblemStatus.PUBLISHED, ProblemStatus.RETIRED], required=False
@@ -68,7 +78,9 @@ class SolutionCreateSerializer(serializers.Serializer):
 class OrderCreateSerializer(serializers.Serializer):
     problem = id_field(required=False, help_text="Required for a bid")
     side = serializers.ChoiceField(choices=OrderSide.choices)
-    price_minor = StrictIntegerField(min_value=1, max_value=MAX_ID)
+    price_minor = StrictIntegerField(
+        min_value=1, max_value=MAX_ID, help_text="Integer minor units: 10.00 DEMO is 1000"
+    )
     currency = serializers.ChoiceField(choices=Currency.choices)
     quantity = StrictIntegerField(min_value=1, max_value=2**31 - 1, default=1)
     solution = id_field(required=False, help_text="Required for an ask: your ACCEPTED solution")
@@ -79,6 +91,20 @@ class OrderCreateSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # The market's limits, said here with the price's decimals (the order checks' own
+        # message names minor units, which no person should have to read).
+        limits: dict[str, list[str]] = {}
+        max_price = settings.MARKET_MAX_PRICE_MINOR
+        if attrs["price_minor"] > max_price:
+            price_limit = format_minor(max_price, attrs["currency"])
+            limits["price_minor"] = [f"at most {price_limit} per copy"]
+            if attrs["quantity"] > settings.MARKET_MAX_ORDER_QUANTITY:
+                limit = settings.MARKET_MAX_ORDER_QUANTITY
+                limits["quantity"] = [f"must be at most {limit}"]
+        if limits:
+            raise ApiError(
+                code="market:invalid-order", message="invalid order", status=400, fields=limits
+            )
         if attrs["side"] == OrderSide.ASK and "solution" not in attrs:
             raise serializers.ValidationError({"solution": ["an ask needs your solution's id"]})
         if attrs["side"] == OrderSide.BID:

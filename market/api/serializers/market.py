@@ -19,7 +19,7 @@ from market.models import (
     Solution,
     Trade,
 )
-from verifiers.models import Verifier, VerifierVersion
+from verifiers.models import Verifier, VerifierStatus, VerifierVersion
 
 
 class VerifierVersionSerializer(serializers.ModelSerializer):
@@ -47,7 +47,41 @@ class PublicVerifierSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Verifier
-        fields = ["id", "name", "language", "status", "is_source_public", "active_version"]
+        fields = [
+            "id",
+            "name",
+            "language",
+            "status",
+            "is_source_public",
+            "active_version",
+            "accepts_submissions",
+            "judge_note",
+        ]
+
+    accepts_submissions = serializers.SerializerMethodField(
+        help_text="False when the verifier has no active version or this server cannot "
+        "judge its language (Lean without the toolchain)"
+    )
+    judge_note = serializers.SerializerMethodField(
+        help_text='Why verdicts are slow or impossible now ("the judge is starting"), or null'
+    )
+
+    def _state(self, verifier: Verifier) -> Any:
+        return (self.context.get("judge_states") or {}).get(verifier.language)
+
+    def get_accepts_submissions(self, verifier: Verifier) -> bool:
+        state = self._state(verifier)
+        has_version = bool(self.get_active_version(verifier))
+        return (
+            has_version
+            and verifier.status == VerifierStatus.PUBLISHED
+            and (state is None or state.accepts_submissions)
+        )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_judge_note(self, verifier: Verifier) -> str | None:
+        state = self._state(verifier)
+        return state.note if state is not None else None
 
     @extend_schema_field(VerifierVersionSerializer(allow_null=True))
     def get_active_version(self, verifier: Verifier) -> dict[str, Any] | None:
@@ -59,6 +93,8 @@ class PublicVerifierSerializer(serializers.ModelSerializer):
 
 class ProblemListSerializer(serializers.ModelSerializer):
     verifiers = serializers.SerializerMethodField()
+    best_bid_minor = serializers.SerializerMethodField(help_text="Highest open bid, or null")
+    best_ask_minor = serializers.SerializerMethodField(help_text="Lowest open ask, or null")
 
     class Meta:
         model = Problem
@@ -72,33 +108,33 @@ class ProblemListSerializer(serializers.ModelSerializer):
             "published_at",
             "book_sequence",
             "verifiers",
+            "best_bid_minor",
+            "best_ask_minor",
         ]
 
     @extend_schema_field(PublicVerifierSerializer(many=True))
     def get_verifiers(self, problem: Problem) -> list[dict[str, Any]]:
         verifiers = getattr(problem, "public_verifiers", [])
-        return PublicVerifierSerializer(verifiers, many=True).data  # type: ignore[return-value]
-
-
-class ProblemDetailSerializer(ProblemListSerializer):
-    best_bid_minor = serializers.SerializerMethodField()
-    best_ask_minor = serializers.SerializerMethodField()
-
-    class Meta(ProblemListSerializer.Meta):
-        fields = [
-            *ProblemListSerializer.Meta.fields,
-            "statement_md",
-            "best_bid_minor",
-            "best_ask_minor",
-        ]
+        return PublicVerifierSerializer(  # type: ignore[return-value]
+            verifiers, many=True, context=self.context
+        ).data
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_best_bid_minor(self, problem: Problem) -> int | None:
-        return self.context["best_prices"][0]  # type: ignore[no-any-return]
+        if "best_prices" in self.context:
+            return self.context["best_prices"][0]  # type: ignore[no-any-return]
+        return getattr(problem, "best_bid_minor", None)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_best_ask_minor(self, problem: Problem) -> int | None:
-        return self.context["best_prices"][1]  # type: ignore[no-any-return]
+        if "best_prices" in self.context:
+            return self.context["best_prices"][1]  # type: ignore[no-any-return]
+        return getattr(problem, "best_ask_minor", None)
+
+
+class ProblemDetailSerializer(ProblemListSerializer):
+    class Meta(ProblemListSerializer.Meta):
+        fields = [*ProblemListSerializer.Meta.fields, "statement_md"]
 
 
 class VerifierDetailSerializer(serializers.ModelSerializer):
@@ -316,6 +352,10 @@ class OrderBookSerializer(serializers.Serializer):
 
 class BalanceSerializer(serializers.Serializer):
     currency = serializers.CharField()
+    enabled = serializers.BooleanField(
+        help_text="False for USD on a server without Stripe: it cannot be deposited or traded"
+    )
+    note = serializers.CharField(allow_null=True)
     available_minor = serializers.IntegerField()
     held_minor = serializers.IntegerField()
     pending_minor = serializers.IntegerField()
