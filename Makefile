@@ -65,11 +65,12 @@ fmt: $(STAMP) ## Format the code with ruff
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement and judge overhead
+bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement, judge overhead, verdict pipeline
 	scripts/ensure-debian-packages.sh bubblewrap
 	scripts/ensure-services.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) bench/orders.py
 	$(PY) bench/judge.py
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(PY) bench/pipeline.py
 
 clean: ## Remove the virtualenv, the SQLite database and run-time files
 	rm -rf $(VENV) db.sqlite3 var artifacts
