@@ -71,6 +71,7 @@ bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement, judge over
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(PY) bench/orders.py
 	$(PY) bench/judge.py
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(PY) bench/pipeline.py
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} $(PY) bench/orders_http.py
 
 clean: ## Remove the virtualenv, the SQLite database and run-time files
 	rm -rf $(VENV) db.sqlite3 var artifacts

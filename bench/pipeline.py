@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 from solver_client import Client, create_token, find_demo_problem, open_verifier  # noqa: E402
 
 from judge.python import PythonJob, PythonJudge  # noqa: E402
+from judge.sandbox import procs  # noqa: E402
 from tests.production.stack import production_stack  # noqa: E402
 
 VERIFIER = (ROOT / "market/demo/python/factor-391/verifier.py").read_text()
@@ -64,6 +65,46 @@ class ProxiedClient(Client):
         if path.startswith("https://"):
             path = "http://" + path.removeprefix("https://")
         return super().request(method, path, body, headers=proxied, idempotency_key=idempotency_key)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds of ``root`` and its descendants, reaped children included (cutime)."""
+    total = 0.0
+    for pid in [root, *procs.descendants(root)]:
+        try:
+            fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+    return total
+
+
+def _servers() -> dict[str, int]:
+    """The PostgreSQL postmaster and Redis server pids (the roots of their process trees)."""
+    found: dict[str, int] = {}
+    names: dict[int, str] = {}
+    parents: dict[int, int] = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        names[int(entry.name)] = stat[stat.index("(") + 1 : stat.rindex(")")]
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    for pid, name in names.items():
+        role = {"postgres": "postgresql", "redis-server": "redis"}.get(name)
+        if role and names.get(parents[pid]) != name:
+            found.setdefault(role, pid)
+    return found
+
+
+def _cpu_snapshot(roots: dict[str, int]) -> dict[str, float]:
+    return {role: _tree_cpu_s(pid) for role, pid in roots.items()}
 
 
 def _percentiles(samples_s: list[float]) -> dict[str, float | int]:
@@ -156,7 +197,11 @@ def _server_latency_s(record: dict[str, Any]) -> float:
 
 
 def _burst(
-    clients: list[ProxiedClient], verifier_id: int, solutions: int, timeout_s: float
+    clients: list[ProxiedClient],
+    verifier_id: int,
+    solutions: int,
+    timeout_s: float,
+    roots: dict[str, int],
 ) -> dict[str, object]:
     latencies: list[float] = []
     statuses: dict[str, int] = {}
@@ -182,10 +227,19 @@ def _burst(
             created.append(_parse_time(record["created_at"]))
             judged.append(_parse_time(record["judged_at"]))
 
+    cpu_before = _cpu_snapshot(roots)
+    own_cpu_before = time.process_time()
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(clients)) as executor:
         list(executor.map(run, range(solutions)))
     wall_s = time.perf_counter() - started
+    cpu_after = _cpu_snapshot(roots)
+    judged_count = max(len(latencies), 1)
+    cpu_ms = {
+        role: round((cpu_after[role] - cpu_before[role]) / judged_count * 1000, 2) for role in roots
+    }
+    cpu_ms["api_clients"] = round((time.process_time() - own_cpu_before) / judged_count * 1000, 2)
+    total_cpu_ms = sum(cpu_ms.values())
     span_s = (max(judged) - min(created)).total_seconds() if judged else 0.0
     return {
         "solutions": solutions,
@@ -198,6 +252,11 @@ def _burst(
         "server_span_s": round(span_s, 3),
         "verdicts_per_s": round(len(latencies) / span_s, 2) if span_s else 0.0,
         "submit_to_verdict": _percentiles(latencies),
+        # Where the machine's CPU went, per verdict: the bound on this machine's throughput.
+        "cpu_ms_per_verdict": {**cpu_ms, "total": round(total_cpu_ms, 2)},
+        "cpu_bound_verdicts_per_s": round((os.cpu_count() or 1) * 1000 / total_cpu_ms, 1)
+        if total_cpu_ms
+        else None,
     }
 
 
@@ -248,7 +307,9 @@ def main() -> None:
         report["single_client_sequential"] = _single(
             clients[0], verifier_id, args.single, args.timeout_s
         )
-        report["burst"] = _burst(clients, verifier_id, args.solutions, args.timeout_s)
+        roots = {role: process.pid for role, process in stack.processes.items()}
+        roots.update(_servers())
+        report["burst"] = _burst(clients, verifier_id, args.solutions, args.timeout_s, roots)
     burst_rate = report["burst"]["verdicts_per_s"]
     report["end_to_end_share_of_core"] = round(burst_rate / core["verdicts_per_s"], 3)
     report["machine"]["load_avg_1m_at_end"] = round(os.getloadavg()[0], 2)
