@@ -60,10 +60,12 @@ fmt: $(STAMP) ## Format the code with ruff
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement and judge overhead
+bench: $(STAMP) .env ## Benchmarks (JSON on stdout): order placement, judge overhead, verdict pipeline
 	scripts/ensure-debian-packages.sh bubblewrap redis-server
 	$(WITH_TEST_STACK) $(PY) bench/orders.py
 	$(PY) bench/judge.py
+	$(WITH_TEST_STACK) $(PY) bench/pipeline.py
+	$(WITH_TEST_STACK) $(PY) bench/orders_http.py
 
 soak: $(STAMP) .env ## Soak make run for SOAK_MINUTES (10): scripted use, a worker SIGKILLed every 90 s; JSON figures
 	scripts/ensure-debian-packages.sh bubblewrap redis-server

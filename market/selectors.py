@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum, prefetch_related_objects
 
 from market.models import (
     Account,
@@ -182,6 +182,18 @@ def list_user_orders(
         Prefetch("bid_fills", queryset=Trade.objects.order_by("id")),
         Prefetch("ask_fills", queryset=Trade.objects.order_by("id")),
     ).order_by("-id")
+
+
+def get_user_order(*, user: AbstractBaseUser, order_id: int) -> Order:
+    """One of the user's orders with its fills, in one query for an order nothing filled.
+
+    A cancelled order keeps its ``remaining``, so ``remaining == quantity`` means no fill.
+    """
+    order = Order.objects.get(owner_id=user.pk, pk=order_id)
+    if order.remaining < order.quantity:
+        relation = "bid_fills" if order.side == OrderSide.BID else "ask_fills"
+        prefetch_related_objects([order], Prefetch(relation, queryset=Trade.objects.order_by("id")))
+    return order
 
 
 def list_user_trades(*, user: AbstractBaseUser, problem_id: int | None = None) -> QuerySet[Trade]:

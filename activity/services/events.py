@@ -43,9 +43,12 @@ def _problem_fields(problem: Problem) -> dict[str, object]:
     return {"problem_id": problem.pk, "problem_title": problem.title, "problem_slug": problem.slug}
 
 
-def record_verdict_event(*, solution: Solution, verdict: Verdict) -> None:
-    """The solver learns the verdict (precondition: inside the verdict's transaction)."""
-    problem = Problem.objects.only("title", "slug").get(pk=solution.problem_id)
+def record_verdict_event(*, solution: Solution, verdict: Verdict, detail: str) -> None:
+    """The solver learns the verdict (precondition: inside the verdict's transaction).
+
+    ``detail`` is what the solver may read (a private verifier's is the judge's redacted line).
+    """
+    problem = solution.problem  # loaded with the solution by the caller's query
     Event.objects.bulk_create(
         [
             Event(
@@ -58,7 +61,7 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict) -> None:
                     "status": solution.status,
                     "verdict": verdict.verdict.value,
                     "reason": verdict.reason.value if verdict.reason else "",
-                    "detail": verdict.detail[:500],
+                    "detail": detail[:500],
                     "seed": verdict.seed,
                 },
             )

@@ -28,6 +28,7 @@ stored, with ``market:order-not-open`` (the order is cancelled once). docs/api.m
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -131,8 +132,7 @@ def _run_then_store(
         if response.status_code >= 500:
             IdempotencyRecord.objects.filter(pk=record.pk).delete()
             return response
-        with transaction.atomic():
-            _complete(record, response, secret_fields)
+        _complete(record, response, secret_fields)  # one UPDATE: atomic by itself
     except BaseException:
         IdempotencyRecord.objects.filter(pk=record.pk).delete()
         raise
@@ -214,7 +214,9 @@ def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> Ide
     """Insert the in-progress record, or return/refuse on the existing one."""
     for _ in range(3):
         try:
-            with transaction.atomic():
+            # One INSERT: in autocommit it is atomic by itself (no BEGIN/COMMIT round trips);
+            # inside a caller's transaction a savepoint keeps a duplicate from breaking it.
+            with _savepoint_if_in_transaction():
                 return IdempotencyRecord.objects.create(
                     user_id=user_id,
                     key=key,
@@ -257,6 +259,12 @@ def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> Ide
         message=f"a request with this {HEADER} is contended; retry later",
         status=409,
     )
+
+
+def _savepoint_if_in_transaction() -> contextlib.AbstractContextManager[object]:
+    if transaction.get_connection().in_atomic_block:
+        return transaction.atomic()
+    return contextlib.nullcontext()
 
 
 def _replay(record: IdempotencyRecord) -> Response:

@@ -274,7 +274,7 @@ class OrderListView(ListView):
                 quantity=data["quantity"],
                 client_order_id=client_order_id,
             )
-        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        order = selectors.get_user_order(user=request.user, order_id=order.pk)
         location = request.build_absolute_uri(reverse("api:order-detail", kwargs={"pk": order.pk}))
         return Response(
             s.OrderSerializer(order).data,
@@ -287,7 +287,7 @@ class OrderDetailView(GenericAPIView):
     @extend_schema(responses=s.OrderSerializer, summary="One of my orders with its fills")
     def get(self, request: Request, pk: int) -> Response:
         order = access.access_own_order(user=request.user, order_id=pk)
-        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        order = selectors.get_user_order(user=request.user, order_id=order.pk)
         return Response(s.OrderSerializer(order).data)
 
 
@@ -297,7 +297,7 @@ class OrderCancelView(GenericAPIView):
     def post(self, request: Request, pk: int) -> Response:
         order = access.access_own_order(user=request.user, order_id=pk)
         cancel_order(user=request.user, order_id=order.pk)
-        order = selectors.list_user_orders(user=request.user).get(pk=order.pk)
+        order = selectors.get_user_order(user=request.user, order_id=order.pk)
         return Response(s.OrderSerializer(order).data)
 
 

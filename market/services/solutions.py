@@ -213,8 +213,15 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         release_solution(solution_id=solution_id, reason=f"judge unavailable: {verdict.detail}")
         return Solution.objects.get(pk=solution_id)
     with transaction.atomic():
-        solution = Solution.objects.select_for_update().get(pk=solution_id)
-        if VerdictRecord.objects.filter(solution=solution).exists():
+        # One statement reads what the record and its event need; only the solution is locked.
+        solution = (
+            Solution.objects.select_for_update(of=("self",))
+            .select_related("verifier_version__verifier", "problem")
+            .get(pk=solution_id)
+        )
+        # The status turns final in the same transaction that writes the one-per-solution
+        # record (its unique key refuses a second one), so a final status means "recorded".
+        if solution.status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED):
             return solution
         # The record is what the solver reads (API and page). A private verifier's exception
         # message can hold its hidden values: the solver gets the judge's redacted line; the
@@ -246,5 +253,5 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
         solution.save(
             update_fields=["status", "pending_reason", "claimed_until", "claim_token", "judged_at"]
         )
-        record_verdict_event(solution=solution, verdict=verdict)
+        record_verdict_event(solution=solution, verdict=verdict, detail=detail)
     return solution

@@ -179,8 +179,11 @@ def _stop(processes: dict[str, subprocess.Popen[bytes]]) -> None:
 
 
 @contextlib.contextmanager
-def production_stack(folder: Path) -> Iterator[Stack]:
-    """Prepare (collectstatic, migrate, load_demo), start every role, yield, stop them all."""
+def production_stack(folder: Path, *, judge_processes: int = 1) -> Iterator[Stack]:
+    """Prepare (collectstatic, migrate, load_demo), start every role, yield, stop them all.
+
+    ``judge_processes`` is the concurrency of the Python judge worker (compose runs one).
+    """
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     database_url = _stack_database_url()
@@ -220,7 +223,14 @@ def production_stack(folder: Path) -> Iterator[Stack]:
                 "--access-logfile=-",
             ],
             "worker": [*worker, "-Q", "default", "-n", "default@%h", "--concurrency=1"],
-            "worker-python": [*worker, "-Q", "judge-python", "-n", "python@%h", "--concurrency=1"],
+            "worker-python": [
+                *worker,
+                "-Q",
+                "judge-python",
+                "-n",
+                "python@%h",
+                f"--concurrency={judge_processes}",
+            ],
             "worker-lean": [*worker, "-Q", "judge-lean", "-n", "lean@%h", "--concurrency=1"],
             "beat": [
                 celery,

@@ -289,6 +289,8 @@ class OrderSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(FillSerializer(many=True))
     def get_fills(self, order: Order) -> list[dict[str, Any]]:
+        if order.remaining == order.quantity:
+            return []  # nothing filled (a cancel keeps ``remaining``): no query
         trades = order.bid_fills.all() if order.side == OrderSide.BID else order.ask_fills.all()
         return FillSerializer(trades, many=True).data  # type: ignore[return-value]
 

@@ -1,0 +1,210 @@
+"""Order placement through the HTTP API beside the engine, in one run; prints JSON, asserts nothing.
+
+The production-shaped stack (tests/production/stack.py: gunicorn with DEBUG off, on this
+machine's PostgreSQL and Redis) is started on a scratch database. ``--clients`` client
+processes, one user each, then run the same loop twice, on the same demo problem:
+
+- ``engine``: the market's services called in the process (``place_bid`` of a resting bid,
+  then ``cancel_order``): the engine with its Python service layer, no HTTP;
+- ``http``: the same two calls through ``POST /api/v1/orders/`` (with an Idempotency-Key, as
+  every client sends) and ``POST /api/v1/orders/{id}/cancel/``.
+
+Both count placements per second over all clients (a cancel is not counted, but it is paid
+for in the time) and the per-request p50/p95. The API's write throttle is raised for the run
+(``API_THROTTLE_WRITE``): at the default 120/min a client is capped at 1 placement a second
+with its cancel, which would measure the throttle.
+
+    .venv/bin/python bench/orders_http.py [--clients 8] [--ops 150]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples"))
+
+PASSWORD = "bench-orders-http-password-1"  # noqa: S105 - throw-away users, scratch database
+PROBLEM_SLUG = "demo-factor-391"
+PRICE_MINOR = 7  # far below the practice bot's ask-free book: every bid rests
+
+
+def _summary(samples_s: list[float], elapsed_s: float, placements: int) -> dict[str, object]:
+    ordered = sorted(samples_s)
+    return {
+        "placements": placements,
+        "elapsed_s": round(elapsed_s, 3),
+        "placements_per_s": round(placements / elapsed_s, 1) if elapsed_s else 0.0,
+        "place_p50_ms": round(statistics.median(ordered) * 1000, 2) if ordered else None,
+        "place_p95_ms": round(
+            ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] * 1000, 2
+        )
+        if ordered
+        else None,
+    }
+
+
+def _engine_client(spec: dict[str, Any]) -> dict[str, Any]:
+    """One client process of the ``engine`` loop (Django set up on the stack's database)."""
+    os.environ["DATABASE_URL"] = spec["database_url"]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from market.models import Problem
+    from market.money import Money
+    from market.services.orders import cancel_order, place_bid
+
+    user = get_user_model().objects.get(username=spec["username"])
+    problem = Problem.objects.get(slug=PROBLEM_SLUG)
+    price = Money(PRICE_MINOR, "DEMO")
+    samples: list[float] = []
+    _wait_for_start(spec["start_at"])
+    started = time.perf_counter()
+    for _ in range(spec["ops"]):
+        begun = time.perf_counter()
+        order = place_bid(buyer=user, problem=problem, price=price, quantity=1)
+        samples.append(time.perf_counter() - begun)
+        cancel_order(user=user, order_id=order.pk)
+    return {"samples": samples, "elapsed_s": time.perf_counter() - started}
+
+
+def _http_client(spec: dict[str, Any]) -> dict[str, Any]:
+    """One client process of the ``http`` loop."""
+    from pipeline import ProxiedClient
+
+    client = ProxiedClient(spec["base_url"], spec["token"])
+    samples: list[float] = []
+    _wait_for_start(spec["start_at"])
+    started = time.perf_counter()
+    for _ in range(spec["ops"]):
+        begun = time.perf_counter()
+        order = client.post(
+            "/api/v1/orders/",
+            {
+                "problem": spec["problem_id"],
+                "side": "bid",
+                "price_minor": PRICE_MINOR,
+                "currency": "DEMO",
+                "quantity": 1,
+            },
+        )
+        samples.append(time.perf_counter() - begun)
+        client.post(f"/api/v1/orders/{order['id']}/cancel/", {})
+    return {"samples": samples, "elapsed_s": time.perf_counter() - started}
+
+
+def _wait_for_start(start_at: float) -> None:
+    # The processes start together at a wall-clock instant, after their imports.
+    delay = start_at - time.time()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def _run_clients(kind: str, specs: list[dict[str, Any]]) -> dict[str, object]:
+    start_at = time.time() + 5.0 + 0.5 * len(specs)
+    processes = []
+    for spec in specs:
+        payload = json.dumps({**spec, "start_at": start_at})
+        processes.append(
+            subprocess.Popen(  # noqa: S603 - this script
+                [sys.executable, __file__, "--client", kind],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                cwd=ROOT,
+                env=specs[0]["env"] if kind == "engine" else None,
+            )
+        )
+        processes[-1].stdin.write(payload.encode())
+        processes[-1].stdin.close()
+    results = []
+    for process in processes:
+        out = process.stdout.read()
+        if process.wait() != 0:
+            raise SystemExit(f"a {kind} client failed")
+        results.append(json.loads(out))
+    samples = [sample for result in results for sample in result["samples"]]
+    elapsed = max(result["elapsed_s"] for result in results)
+    return _summary(samples, elapsed, len(samples))
+
+
+def _create_users(env: dict[str, str], count: int) -> list[str]:
+    names = [f"orders{i}" for i in range(count)]
+    code = (
+        "from market.services.signup import sign_up\n"
+        f"for name in {names!r}:\n"
+        f"    sign_up(username=name, password={PASSWORD!r})\n"
+    )
+    subprocess.run(  # noqa: S603 - our own command
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--ops", type=int, default=150, help="placements per client and loop")
+    parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/orders_http")
+    parser.add_argument("--client", choices=("engine", "http"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client:
+        spec = json.loads(sys.stdin.read())
+        runner = _engine_client if args.client == "engine" else _http_client
+        print(json.dumps(runner(spec)))
+        return
+    if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
+        parser.error("set DATABASE_URL and REDIS_URL (make bench does)")
+
+    from pipeline import ProxiedClient
+    from solver_client import create_token, find_demo_problem
+
+    from tests.production.stack import production_stack
+
+    os.environ["API_THROTTLE_WRITE"] = "1000000/min"
+    shutil.rmtree(args.folder, ignore_errors=True)
+    report: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)}
+    }
+    with production_stack(args.folder) as stack:
+        users = _create_users(stack.env, args.clients)
+        tokens = [create_token(ProxiedClient(stack.base_url), name, PASSWORD) for name in users]
+        problem = find_demo_problem(ProxiedClient(stack.base_url, tokens[0]), PROBLEM_SLUG)
+        common = {"ops": args.ops, "env": stack.env, "database_url": stack.env["DATABASE_URL"]}
+        engine_specs = [{**common, "username": name} for name in users]
+        http_specs = [
+            {
+                "ops": args.ops,
+                "base_url": stack.base_url,
+                "token": token,
+                "problem_id": problem["id"],
+            }
+            for token in tokens
+        ]
+        report["engine"] = _run_clients("engine", engine_specs)
+        report["http"] = _run_clients("http", http_specs)
+    report["http_share_of_engine"] = round(
+        report["http"]["placements_per_s"] / report["engine"]["placements_per_s"], 3
+    )
+    report["machine"]["load_avg_1m_at_end"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""Benchmark of the verdict pipeline as users feel it; prints one JSON object, asserts nothing.
+
+The production-shaped stack (tests/production/stack.py: gunicorn with DEBUG off, a default
+worker, a Python judge worker with ``--judge-processes`` pool children, beat, on this machine's
+PostgreSQL and Redis) is started; ``--clients`` API clients (threads, one user and token each)
+submit ``--solutions`` solutions of the demo problem "Factor 391" through ``POST
+/api/v1/solutions/`` and poll the status resource until the verdict. Latency is taken from the
+server's own timestamps (``judged_at - created_at``), so the clients' polling interval does not
+count. Then ``--single`` submissions one at a time (the low-load latency of one user).
+
+In the same run, as the baseline, the judge core alone: the same verifier and solutions through
+``PythonJudge`` with as many warm zygotes as the worker has pool children.
+
+    .venv/bin/python bench/pipeline.py [--solutions 200] [--clients 8] [--judge-processes 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime as dt
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "examples"))
+
+from solver_client import Client, create_token, find_demo_problem, open_verifier  # noqa: E402
+
+from judge.python import PythonJob, PythonJudge  # noqa: E402
+from judge.sandbox import procs  # noqa: E402
+from tests.production.stack import production_stack  # noqa: E402
+
+VERIFIER = (ROOT / "market/demo/python/factor-391/verifier.py").read_text()
+PASSWORD = "bench-pipeline-password-1"  # noqa: S105 - a throw-away user on a private database
+FINAL = ("accepted", "rejected")
+# A client polls the status resource this often (the example client starts at 0.5 s); the
+# latency figures come from the server's timestamps, so polling only adds load, as it does live.
+POLL_S = 0.25
+
+
+class ProxiedClient(Client):
+    """The API client behind the TLS proxy that the production settings trust."""
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[int, dict[str, str], Any]:
+        proxied = {"X-Forwarded-Proto": "https", **(headers or {})}
+        # The API's own links say https:// (the proxy's scheme); the proxy is not here.
+        if path.startswith("https://"):
+            path = "http://" + path.removeprefix("https://")
+        return super().request(method, path, body, headers=proxied, idempotency_key=idempotency_key)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds of ``root`` and its descendants, reaped children included (cutime)."""
+    total = 0.0
+    for pid in [root, *procs.descendants(root)]:
+        try:
+            fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+    return total
+
+
+def _servers() -> dict[str, int]:
+    """The PostgreSQL postmaster and Redis server pids (the roots of their process trees)."""
+    found: dict[str, int] = {}
+    names: dict[int, str] = {}
+    parents: dict[int, int] = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        names[int(entry.name)] = stat[stat.index("(") + 1 : stat.rindex(")")]
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    for pid, name in names.items():
+        role = {"postgres": "postgresql", "redis-server": "redis"}.get(name)
+        if role and names.get(parents[pid]) != name:
+            found.setdefault(role, pid)
+    return found
+
+
+def _cpu_snapshot(roots: dict[str, int]) -> dict[str, float]:
+    return {role: _tree_cpu_s(pid) for role, pid in roots.items()}
+
+
+def _percentiles(samples_s: list[float]) -> dict[str, float | int]:
+    if not samples_s:
+        return {"n": 0}
+    ordered = sorted(samples_s)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "n": len(ordered),
+        "p50_ms": round(statistics.median(ordered) * 1000, 1),
+        "p95_ms": round(p95 * 1000, 1),
+        "max_ms": round(ordered[-1] * 1000, 1),
+    }
+
+
+def _solution_text(i: int) -> str:
+    """Solution ``i``: distinct texts (the market keeps one solution per solver and text)."""
+    # Mostly the right answer, some wrong ones: both verdicts travel the same path. The
+    # verifier allows surrounding and separating whitespace, which makes each text unique.
+    a, b = ("17", "23") if i % 4 else ("1", "391")
+    return " " * (i % 64) + a + " " * (1 + i // 64) + b
+
+
+def _core(jobs: int, processes: int) -> dict[str, object]:
+    """The judge core's own throughput on the same verifier and solutions (warm zygotes)."""
+    judge = PythonJudge(size=processes)
+    try:
+        judge.warm_up()
+        for i in range(processes * 2):
+            judge.judge(PythonJob(VERIFIER, _solution_text(i), seed=i))
+        started = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=processes) as executor:
+            verdicts = list(
+                executor.map(
+                    judge.judge,
+                    (PythonJob(VERIFIER, _solution_text(i), seed=i) for i in range(jobs)),
+                )
+            )
+        elapsed = time.perf_counter() - started
+    finally:
+        judge.close()
+    return {
+        "zygotes": processes,
+        "jobs": jobs,
+        "accepted": sum(1 for verdict in verdicts if verdict.is_accepted),
+        "elapsed_s": round(elapsed, 3),
+        "verdicts_per_s": round(jobs / elapsed, 1),
+    }
+
+
+def _create_users(env: dict[str, str], count: int) -> list[str]:
+    names = [f"bench{i}" for i in range(count)]
+    code = (
+        "from market.services.signup import sign_up\n"
+        f"for name in {names!r}:\n"
+        f"    sign_up(username=name, password={PASSWORD!r})\n"
+    )
+    subprocess.run(  # noqa: S603 - our own command
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return names
+
+
+def _parse_time(value: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def _wait(client: Client, solution: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    """Poll the status resource (304 while unchanged) until the verdict; the full record."""
+    url = solution["url"].rstrip("/") + "/status/"
+    etag: str | None = None
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        headers = {"If-None-Match": etag} if etag else {}
+        status, response_headers, body = client.request("GET", url, headers=headers)
+        if status == 200:
+            etag = response_headers.get("ETag")
+            if body["status"] in FINAL:
+                return dict(client.get(solution["url"]))
+        time.sleep(POLL_S)
+    raise TimeoutError(f"no verdict for solution {solution['id']} within {timeout_s:.0f} s")
+
+
+def _server_latency_s(record: dict[str, Any]) -> float:
+    return (_parse_time(record["judged_at"]) - _parse_time(record["created_at"])).total_seconds()
+
+
+def _burst(
+    clients: list[ProxiedClient],
+    verifier_id: int,
+    solutions: int,
+    timeout_s: float,
+    roots: dict[str, int],
+) -> dict[str, object]:
+    latencies: list[float] = []
+    statuses: dict[str, int] = {}
+    errors: list[str] = []
+    lock = threading.Lock()
+    created: list[dt.datetime] = []
+    judged: list[dt.datetime] = []
+
+    def run(index: int) -> None:
+        client = clients[index % len(clients)]
+        try:
+            submitted = client.post(
+                "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(index)}
+            )
+            record = _wait(client, submitted, timeout_s)
+        except Exception as exc:  # noqa: BLE001 - a bench counts failures, it does not stop
+            with lock:
+                errors.append(f"{type(exc).__name__}: {exc}"[:200])
+            return
+        with lock:
+            latencies.append(_server_latency_s(record))
+            statuses[record["status"]] = statuses.get(record["status"], 0) + 1
+            created.append(_parse_time(record["created_at"]))
+            judged.append(_parse_time(record["judged_at"]))
+
+    cpu_before = _cpu_snapshot(roots)
+    own_cpu_before = time.process_time()
+    started = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(clients)) as executor:
+        list(executor.map(run, range(solutions)))
+    wall_s = time.perf_counter() - started
+    cpu_after = _cpu_snapshot(roots)
+    judged_count = max(len(latencies), 1)
+    cpu_ms = {
+        role: round((cpu_after[role] - cpu_before[role]) / judged_count * 1000, 2) for role in roots
+    }
+    cpu_ms["api_clients"] = round((time.process_time() - own_cpu_before) / judged_count * 1000, 2)
+    total_cpu_ms = sum(cpu_ms.values())
+    span_s = (max(judged) - min(created)).total_seconds() if judged else 0.0
+    return {
+        "solutions": solutions,
+        "clients": len(clients),
+        "statuses": statuses,
+        "errors": len(errors),
+        "error_samples": errors[:3],
+        "client_wall_s": round(wall_s, 3),
+        # First submission to last verdict, by the server's clock.
+        "server_span_s": round(span_s, 3),
+        "verdicts_per_s": round(len(latencies) / span_s, 2) if span_s else 0.0,
+        "submit_to_verdict": _percentiles(latencies),
+        # Where the machine's CPU went, per verdict: the bound on this machine's throughput.
+        "cpu_ms_per_verdict": {**cpu_ms, "total": round(total_cpu_ms, 2)},
+        "cpu_bound_verdicts_per_s": round((os.cpu_count() or 1) * 1000 / total_cpu_ms, 1)
+        if total_cpu_ms
+        else None,
+    }
+
+
+def _single(client: Client, verifier_id: int, count: int, timeout_s: float) -> dict[str, object]:
+    latencies: list[float] = []
+    for i in range(count):
+        submitted = client.post(
+            "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(100_000 + i)}
+        )
+        latencies.append(_server_latency_s(_wait(client, submitted, timeout_s)))
+    return {"submit_to_verdict": _percentiles(latencies)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--solutions", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--judge-processes", type=int, default=2)
+    parser.add_argument("--single", type=int, default=20)
+    parser.add_argument("--timeout-s", type=float, default=600.0)
+    parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/pipeline")
+    args = parser.parse_args()
+    if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
+        parser.error("set DATABASE_URL and REDIS_URL (make bench does)")
+
+    core = _core(args.solutions, args.judge_processes)
+    shutil.rmtree(args.folder, ignore_errors=True)
+    report: dict[str, Any] = {
+        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
+        "judge_core_same_run": core,
+    }
+    started = time.monotonic()
+    with production_stack(args.folder, judge_processes=args.judge_processes) as stack:
+        report["stack_start_s"] = round(time.monotonic() - started, 1)
+        users = _create_users(stack.env, args.clients)
+        clients = []
+        for name in users:
+            client = ProxiedClient(stack.base_url)
+            client.token = create_token(client, name, PASSWORD)
+            clients.append(client)
+        problem = find_demo_problem(clients[0], "demo-factor-391")
+        verifier_id = int(open_verifier(problem)["id"])
+        # The first verdict of the fresh stack (the worker's warm-up, or its absence).
+        first = clients[0].post("/api/v1/solutions/", {"verifier": verifier_id, "text": "17 23\n"})
+        report["first_verdict_s"] = round(
+            _server_latency_s(_wait(clients[0], first, args.timeout_s)), 3
+        )
+        report["single_client_sequential"] = _single(
+            clients[0], verifier_id, args.single, args.timeout_s
+        )
+        roots = {role: process.pid for role, process in stack.processes.items()}
+        roots.update(_servers())
+        report["burst"] = _burst(clients, verifier_id, args.solutions, args.timeout_s, roots)
+    burst_rate = report["burst"]["verdicts_per_s"]
+    report["end_to_end_share_of_core"] = round(burst_rate / core["verdicts_per_s"], 3)
+    report["machine"]["load_avg_1m_at_end"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
