@@ -32,7 +32,6 @@ app.autodiscover_tasks(["market", "verifiers", "activity"])
 app.conf.worker_proc_alive_timeout = 180.0
 
 
-
 @worker_ready.connect
 def _publish_caps(sender=None, **kwargs):
     """Publish this worker's judge caps for the web server to compare (config/caps.py)."""

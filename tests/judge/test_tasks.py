@@ -109,7 +109,7 @@ def test_worker_refuses_to_start_when_the_sandbox_self_test_fails(monkeypatch):
     from config.celery import app
     from judge.sandbox import SandboxUnavailable
 
-    def broken():
+    def broken(judge=None):
         raise SandboxUnavailable("PYTHON JUDGE SELF-TEST FAILED: seccomp is not enforced")
 
     monkeypatch.setattr(judge.python, "run_selftest", broken)
@@ -124,7 +124,7 @@ def test_lean_only_worker_does_not_need_the_python_sandbox(monkeypatch):
     from config.celery import app
 
     calls = []
-    monkeypatch.setattr(judge.python, "run_selftest", lambda: calls.append(1))
+    monkeypatch.setattr(judge.python, "run_selftest", lambda judge=None: calls.append(1))
     TestWorkController(app=app, pool="solo", queues=["judge-lean"])
     assert calls == []
     TestWorkController(app=app, pool="solo", queues=["judge-python"])
