@@ -326,6 +326,13 @@ CELERY_BEAT_SCHEDULE["payments-retry-stuck-withdrawals"] = {
     "schedule": env.float("PAYOUT_RETRY_EVERY_S", default=600.0),
     "options": {"queue": "default", "expires": 1200},
 }
+if STRIPE_SECRET_KEY:
+    # The ledger against Stripe's balance transactions (docs/payments.md); only where USD is on.
+    CELERY_BEAT_SCHEDULE["payments-reconcile-with-stripe"] = {
+        "task": "payments.reconcile_with_stripe",
+        "schedule": env.float("RECONCILE_EVERY_S", default=24 * 3600.0),
+        "options": {"queue": "default", "expires": 3600},
+    }
 
 # Uploads stay in memory, capped at the largest file the site accepts (market/api/uploads.py).
 FILE_UPLOAD_HANDLERS = ["market.api.uploads.CappedMemoryUploadHandler"]

@@ -102,3 +102,28 @@ def test_staff_see_the_last_run_on_the_account_page(client, fake_stripe):
     assert "difference -60.00 USD" in page_html and "refund: -60.00 USD" in page_html
     client.force_login(UserFactory())
     assert "usd-reconciliation" not in client.get("/account/").content.decode()
+
+
+def _beat_schedule(extra_env: dict[str, str]) -> list[str]:
+    """The beat schedule's task names as a fresh process configures them."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import django, json; django.setup(); from django.conf import settings; "
+        "print(json.dumps(sorted(e['task'] for e in settings.CELERY_BEAT_SCHEDULE.values())))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STRIPE_")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", **extra_env)
+    out = subprocess.run(  # noqa: S603 - our own interpreter
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_beat_reconciles_only_where_usd_is_on() -> None:
+    assert "payments.reconcile_with_stripe" not in _beat_schedule({})
+    with_stripe = _beat_schedule({"STRIPE_SECRET_KEY": "sk_test_placeholder"})
+    assert "payments.reconcile_with_stripe" in with_stripe
