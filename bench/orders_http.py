@@ -140,23 +140,6 @@ def _run_clients(kind: str, specs: list[dict[str, Any]]) -> dict[str, object]:
     return _summary(samples, elapsed, len(samples))
 
 
-def _create_users(env: dict[str, str], count: int) -> list[str]:
-    names = [f"orders{i}" for i in range(count)]
-    code = (
-        "from market.services.signup import sign_up\n"
-        f"for name in {names!r}:\n"
-        f"    sign_up(username=name, password={PASSWORD!r})\n"
-    )
-    subprocess.run(  # noqa: S603 - our own command
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    return names
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
@@ -172,7 +155,7 @@ def main() -> None:
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
         parser.error("set DATABASE_URL and REDIS_URL (make bench does)")
 
-    from pipeline import ProxiedClient
+    from pipeline import ProxiedClient, create_users
     from solver_client import create_token, find_demo_problem
 
     from tests.production.stack import production_stack
@@ -183,7 +166,7 @@ def main() -> None:
         "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)}
     }
     with production_stack(args.folder) as stack:
-        users = _create_users(stack.env, args.clients)
+        users = create_users(stack.env, args.clients, prefix="orders", password=PASSWORD)
         tokens = [create_token(ProxiedClient(stack.base_url), name, PASSWORD) for name in users]
         problem = find_demo_problem(ProxiedClient(stack.base_url, tokens[0]), PROBLEM_SLUG)
         common = {"ops": args.ops, "env": stack.env, "database_url": stack.env["DATABASE_URL"]}

@@ -155,12 +155,13 @@ def _core(jobs: int, processes: int) -> dict[str, object]:
     }
 
 
-def _create_users(env: dict[str, str], count: int) -> list[str]:
-    names = [f"bench{i}" for i in range(count)]
+def create_users(env: dict[str, str], count: int, *, prefix: str, password: str) -> list[str]:
+    """``count`` users signed up on the stack's database (``<prefix><i>``); their names."""
+    names = [f"{prefix}{i}" for i in range(count)]
     code = (
         "from market.services.signup import sign_up\n"
         f"for name in {names!r}:\n"
-        f"    sign_up(username=name, password={PASSWORD!r})\n"
+        f"    sign_up(username=name, password={password!r})\n"
     )
     subprocess.run(  # noqa: S603 - our own command
         [sys.executable, "manage.py", "shell", "-c", code],
@@ -291,7 +292,7 @@ def main() -> None:
     started = time.monotonic()
     with production_stack(args.folder, judge_processes=args.judge_processes) as stack:
         report["stack_start_s"] = round(time.monotonic() - started, 1)
-        users = _create_users(stack.env, args.clients)
+        users = create_users(stack.env, args.clients, prefix="bench", password=PASSWORD)
         clients = []
         for name in users:
             client = ProxiedClient(stack.base_url)

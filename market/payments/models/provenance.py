@@ -1,0 +1,137 @@
+"""Payments models: provenance."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from market.models import LedgerTransaction, Trade
+from market.payments.models.deposits import Deposit, Dispute
+from market.payments.models.payouts import ProceedsHold
+
+
+class FundsLot(models.Model):
+    """Where a part of a user's USD came from: one paid deposit, or one matured sale's
+    proceeds. ``remaining_minor`` is what is not yet spent (by a trade, a refund, a
+    dispute or a withdrawal); spending consumes a user's lots oldest first (FIFO).
+
+    A trade records which lots paid for it (:class:`TradeFunding`, written by the PostgreSQL
+    trigger ``payments_fund_trade`` on the engine's trade insert), so the seller's pending
+    proceeds carry the identity of the deposits that bought them.
+    """
+
+    class Source(models.TextChoices):
+        DEPOSIT = "deposit", "Deposit"
+        PROCEEDS = "proceeds", "Sale proceeds"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    source = models.CharField(max_length=10, choices=Source.choices)
+    deposit = models.OneToOneField(
+        Deposit, null=True, blank=True, on_delete=models.PROTECT, related_name="lot"
+    )
+    proceeds_hold = models.OneToOneField(
+        ProceedsHold, null=True, blank=True, on_delete=models.PROTECT, related_name="lot"
+    )
+    amount_minor = models.BigIntegerField()
+    remaining_minor = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(remaining_minor__gte=0, amount_minor__gte=F("remaining_minor")),
+                name="fundslot_remaining_within_amount",
+            ),
+            models.CheckConstraint(
+                condition=Q(source="deposit", deposit__isnull=False, proceeds_hold__isnull=True)
+                | Q(source="proceeds", deposit__isnull=True, proceeds_hold__isnull=False),
+                name="fundslot_one_origin",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "id"],
+                condition=Q(remaining_minor__gt=0),
+                name="fundslot_unspent",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"lot {self.pk} ({self.source}) {self.remaining_minor}/{self.amount_minor}"
+
+
+class TradeFunding(models.Model):
+    """``amount_minor`` of a USD trade's price was paid from ``lot`` (the buyer's)."""
+
+    trade = models.ForeignKey(Trade, on_delete=models.PROTECT, related_name="fundings")
+    lot = models.ForeignKey(FundsLot, on_delete=models.PROTECT, related_name="fundings")
+    amount_minor = models.BigIntegerField()
+    # Of amount_minor, what a refund or dispute of the lot's deposit took back.
+    reversed_minor = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0, reversed_minor__gte=0)
+                & Q(reversed_minor__lte=F("amount_minor")),
+                name="tradefunding_reversed_within_amount",
+            ),
+        ]
+        indexes = [models.Index(fields=["lot", "id"], name="tradefunding_lot")]
+
+    def __str__(self) -> str:
+        return f"trade {self.trade_id} funded {self.amount_minor} by lot {self.lot_id}"
+
+
+class SaleReversal(models.Model):
+    """A seller's sale taken back (in part) because the deposit that paid for it was
+    refunded or disputed: shown on the seller's account page."""
+
+    class Status(models.TextChoices):
+        REVERSED = "reversed", "Reversed: the buyer's payment was taken back"
+        DISPUTED = "disputed", "On hold: the buyer's payment is disputed"
+        RESTORED = "restored", "Restored: the dispute was decided for us"
+
+    seller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sale_reversals"
+    )
+    trade = models.ForeignKey(Trade, on_delete=models.PROTECT, related_name="reversals")
+    funding = models.ForeignKey(TradeFunding, on_delete=models.PROTECT, related_name="+")
+    proceeds_hold = models.ForeignKey(ProceedsHold, on_delete=models.PROTECT, related_name="+")
+    deposit = models.ForeignKey(Deposit, on_delete=models.PROTECT, related_name="+")
+    dispute = models.ForeignKey(
+        Dispute, null=True, blank=True, on_delete=models.PROTECT, related_name="sale_reversals"
+    )
+    # From the seller's pending proceeds, and from the platform's fee on the sale.
+    seller_minor = models.BigIntegerField()
+    fee_minor = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reason = models.CharField(max_length=200)
+    ledger_transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["seller", "-id"], name="salereversal_seller_recent")]
+
+    def __str__(self) -> str:
+        return f"sale {self.trade_id} reversed {self.seller_minor}+{self.fee_minor} {self.status}"
+
+
+class ReconciliationRun(models.Model):
+    """The ledger compared with Stripe's balance transactions (market.payments.services.
+    reconciliation); ``differences`` lists every difference in cents."""
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    ledger_minor = models.BigIntegerField()
+    stripe_minor = models.BigIntegerField()
+    differences = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"reconciliation {self.pk}: {self.difference_minor}"
+
+    @property
+    def difference_minor(self) -> int:
+        return self.stripe_minor - self.ledger_minor
