@@ -21,7 +21,7 @@ import stripe
 from django.db import DatabaseError, DataError, IntegrityError, transaction
 from django.utils import timezone
 
-from market.models import AccountKind, LedgerTransaction
+from market.models import Account, AccountKind, LedgerTransaction
 from market.payments import stripe_client
 from market.payments.exceptions import InvalidWebhook, LivemodeMismatch, PaymentsBusy
 from market.payments.models import (
@@ -98,6 +98,28 @@ def _route(event: dict[str, Any]) -> tuple[Handler | None, dict[str, Any]]:
     return handler, shapes.as_object(data.get("object"), "data.object")
 
 
+_USD_SYSTEM_KINDS = (
+    AccountKind.FEES,
+    AccountKind.STRIPE_CLEARING,
+    AccountKind.DISPUTES,
+    AccountKind.LOSSES,
+)
+
+
+def _ensure_usd_system_accounts() -> None:
+    """Create the USD system accounts, each committed on its own, before the event's
+    transaction. Created inside it, an account's unique-index entry would be held until the
+    event commits, while the handler then waits for a problem's lock; the engine, holding that
+    problem, waits to create the same fees account: a deadlock on a fresh database (seen under
+    load in tests/payments/test_debt_race.py)."""
+    if transaction.get_connection().in_atomic_block:
+        return  # a caller's transaction: it owns the order of its locks
+    present = set(Account.objects.filter(owner=None, currency=USD).values_list("kind", flat=True))
+    for kind in _USD_SYSTEM_KINDS:
+        if kind not in present:
+            usd_system_account(kind)
+
+
 def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
     """Apply a verified, well-formed event exactly once; return (its record, whether this
     call applied it)."""
@@ -105,6 +127,7 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
     existing = StripeEvent.objects.filter(event_id=event_id).first()
     if existing is not None:
         return existing, False
+    _ensure_usd_system_accounts()
     try:
         with transaction.atomic():
             record = StripeEvent.objects.create(
