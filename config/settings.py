@@ -9,6 +9,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -157,6 +158,9 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Source maps are fetched only by a developer's browser tools: serving them uncompressed
+# spares collectstatic brotli at quality 11 on 11 MB of maps (about half its CPU time).
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- Security behind TLS (docs/production.md) ------------------------------------------------
