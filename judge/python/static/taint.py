@@ -47,6 +47,12 @@ class Analysis:
         # Every name found tainted in a function (any context), by id of the function: what a
         # call site in it may pass (read by the checks for arguments).
         self.scope_tainted: dict[int, set[str]] = {}
+        # Names of an enclosing function found tainted by a function nested in it (a closure
+        # that appends to the enclosing function's list), by id of the enclosing function.
+        self.closure_tainted: dict[int, set[str]] = {}
+        # The tainted names of the functions being analysed (live), by id of the function:
+        # what a nested function reads from its enclosing ones.
+        self._live: dict[int, set[str]] = {}
         self.returns: dict[Key, bool] = {}
         self._done: set[Key] = set()
         self._stack: list[Key] = []
@@ -63,7 +69,7 @@ class Analysis:
     def run(self, verify: ast.FunctionDef) -> None:
         sources = frozenset(params_of(verify)[:1] or all_params_of(verify))
         for _ in range(MAX_ROUNDS):
-            before = (set(self.global_tainted), set(self.tainted_classes), dict(self.returns))
+            before = self._state()
             self._done.clear()
             self.analyse(verify, sources)
             self.analyse_module()
@@ -81,7 +87,7 @@ class Analysis:
                         if function is verify:
                             names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
-            if (self.global_tainted, self.tainted_classes, self.returns) == before:
+            if self._state() == before:
                 return
         self.flag(
             verify,
@@ -89,6 +95,52 @@ class Analysis:
             "the analysis did not settle; instead, simplify the data flow (fewer "
             "module-level names and class attributes holding the solution)",
         )
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            set(self.global_tainted),
+            set(self.tainted_classes),
+            dict(self.returns),
+            {key: len(names) for key, names in self.closure_tainted.items()},
+            {key: len(names) for key, names in self.scope_tainted.items()},
+        )
+
+    def _enclosing(self, function: Function) -> list[Function]:
+        """The functions ``function`` is nested in, innermost first."""
+        found: list[Function] = []
+        scope = self.index.scope_of.get(id(function))
+        while scope is not None and not isinstance(scope, ast.Module):
+            found.append(scope)
+            scope = self.index.scope_of.get(id(scope))
+        return found
+
+    def _own_names(self, function: Function) -> set[str]:
+        """The names ``function`` binds itself (its locals, parameters included)."""
+        return {
+            name
+            for name, bindings in self.index.bindings.get(id(function), {}).items()
+            if any(binding.kind not in ("mutate", "inner") for binding in bindings)
+        } - self.index.global_names
+
+    def _inherited(self, function: Function) -> set[str]:
+        """Tainted names of the enclosing functions that ``function`` reads as free variables
+        (a closure that returns or stores the enclosing function's tainted values)."""
+        names: set[str] = set()
+        for outer in self._enclosing(function):
+            names |= self._live.get(id(outer), set())
+            names |= self.scope_tainted.get(id(outer), set())
+            names |= self.closure_tainted.get(id(outer), set())
+        return names - self._own_names(function)
+
+    def _export_free(self, function: Function, tainted: set[str]) -> None:
+        """A nested function that stored a tainted value under a free name (``rows.append``
+        of the enclosing ``rows``): that name is tainted in the function that binds it."""
+        free = tainted - self._own_names(function) - self.module_names
+        for name in free:
+            for outer in self._enclosing(function):
+                if name in self._own_names(outer):
+                    self.closure_tainted.setdefault(id(outer), set()).add(name)
+                    break
 
     def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         return [
@@ -140,8 +192,12 @@ class Analysis:
         self._stack.append(key)
         try:
             tainted = set(tainted_names) | self.global_tainted
+            if not isinstance(function, ast.Module):
+                tainted |= self._inherited(function) | self.closure_tainted.get(id(function), set())
+            self._live[id(function)] = tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
+            self._export_free(function, tainted)
             self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
             for node in nodes:
@@ -149,6 +205,8 @@ class Analysis:
             result = self._returns_tainted(function, nodes, tainted)
         finally:
             self._stack.pop()
+            if not any(entry[0] == id(function) for entry in self._stack):
+                self._live.pop(id(function), None)
         self.returns[key] = result
         self._done.add(key)
         return result
@@ -201,6 +259,30 @@ class Analysis:
         elif self.plain.is_builtin_container(root, scope):
             # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
             tainted.add(root.id)
+        # Whatever ``root`` may share its elements with holds it too: ``other = grid.copy()``,
+        # ``for row, tok in zip(grid, parts)``, ``row = pick(grid)``. Not a flow followed but
+        # a class closed: every name read (outside an index) where ``root`` was bound.
+        # Only a list/dict/set the verifier built takes the taint: a library object must
+        # stay foreign (tainting it would count it as the solution's data).
+        tainted.update(
+            name
+            for name in self._alias_sources(root.id, scope, set()) - {root.id}
+            if self.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
+        )
+
+    def _alias_sources(self, name: str, scope: Scope, seen: set[str]) -> set[str]:
+        """The names whose objects ``name`` may be (or hold an element of), transitively."""
+        seen.add(name)
+        for binding in self.index.lookup(name, scope) or []:
+            if binding.kind in ("mutate", "inner", "aug") or binding.expr is None:
+                continue
+            for source in _read_names(binding.expr):
+                if source in seen or source in self.index.aliases:
+                    continue
+                if source in self.index.functions or source in self.index.classes:
+                    continue
+                self._alias_sources(source, scope, seen)
+        return seen
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Assign):
@@ -215,7 +297,11 @@ class Analysis:
                 self.store(node.target, tainted)
         elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
             if self.is_tainted(node.iter, tainted):
-                self.store(node.target, tainted)
+                target = node.target
+                if self._enumerates(node.iter) and isinstance(target, ast.Tuple | ast.List):
+                    # for i, tok in enumerate(parts): i is a count, only tok is the text.
+                    target = ast.Tuple(elts=target.elts[1:], ctx=ast.Store())
+                self.store(target, tainted)
         elif isinstance(node, ast.withitem):
             if node.optional_vars is not None and self.is_tainted(node.context_expr, tainted):
                 self.store(node.optional_vars, tainted)
@@ -233,6 +319,16 @@ class Analysis:
             self._tainted_defaults(node, tainted)
         elif isinstance(node, ast.Call):
             self._propagate_call(node, tainted)
+
+    def _enumerates(self, node: ast.AST) -> bool:
+        """``enumerate(x)`` with one positional argument: its pairs start with a plain int."""
+        return (
+            isinstance(node, ast.Call)
+            and self.index.trusted_name(node.func) == "enumerate"
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
+        )
 
     def _tainted_defaults(self, function: Function, tainted: set[str]) -> None:
         arguments = function.args
@@ -285,7 +381,10 @@ class Analysis:
         if isinstance(node, ast.Lambda):
             own = set(all_params_of(node))
             return self.is_tainted(node.body, tainted - own)
-        if isinstance(node, ast.Attribute | ast.Subscript | ast.Starred | ast.NamedExpr):
+        if isinstance(node, ast.NamedExpr):
+            # rows = [(r := [])]; r.append(text): rows holds what r holds, whenever it is added.
+            return self.is_tainted(node.target, tainted) or self.is_tainted(node.value, tainted)
+        if isinstance(node, ast.Attribute | ast.Subscript | ast.Starred):
             return self.is_tainted(node.value, tainted)
         if isinstance(node, ast.IfExp):
             return self.is_tainted(node.body, tainted) or self.is_tainted(node.orelse, tainted)
@@ -372,6 +471,31 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+def _read_names(expr: ast.AST) -> set[str]:
+    """The names ``expr`` reads that its value may share objects with: not an index
+    (``grid[i]`` shares nothing with ``i``), nor what a sanitiser reads."""
+    found: set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Subscript):
+            stack.append(node.value)
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in SANITISERS:
+                continue
+            if isinstance(node.func, ast.Attribute):
+                stack.append(node.func.value)
+            stack.extend(node.args)
+            stack.extend(keyword.value for keyword in node.keywords)
+        elif isinstance(node, ast.Constant | ast.Compare | ast.Lambda):
+            continue
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 class _NoChecks:
