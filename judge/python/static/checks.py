@@ -453,5 +453,5 @@ class Checker:
             node,
             name,
             f"{name}() would call {self.describe(function)} with the solution; "
-            "pass a lambda or a function of the verifier (analysed), or a listed builtin",
+            "instead, pass a lambda or a function of the verifier (analysed), or a listed builtin",
         )

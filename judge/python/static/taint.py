@@ -379,6 +379,10 @@ class Analysis:
         if isinstance(node, ast.Call):
             return self.call_tainted(node, tainted)
         if isinstance(node, ast.Lambda):
+            # lambda t=tok: t holds the text in its defaults: calling it hands the text out.
+            defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            if any(self.is_tainted(default, tainted) for default in defaults):
+                return True
             own = set(all_params_of(node))
             return self.is_tainted(node.body, tainted - own)
         if isinstance(node, ast.NamedExpr):
