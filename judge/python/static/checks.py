@@ -19,8 +19,8 @@ from judge.python.static.rules import (
     PATTERN_METHODS,
     PROPAGATORS,
     SAFE_CALLABLE_VALUES,
-    SANITISERS,
     SHORT_ADVICE,
+    is_sanitiser,
 )
 from judge.python.static.scope import Scope, all_params_of, root_name
 
@@ -248,7 +248,7 @@ class Checker:
             if keyword.arg is None:
                 a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
-        if name in SANITISERS or name in EXCEPTION_CLASSES:
+        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in EXCEPTION_CLASSES:
             return  # a number/bool comes out; an exception only stores its arguments
         if name in LIBRARY_PARSERS:
             if (

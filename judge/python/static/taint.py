@@ -18,7 +18,12 @@ import ast
 from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.resolve import Function, Resolver
-from judge.python.static.rules import LIBRARY_PARSERS, MUTATORS, SANITISERS, TAINT_SOURCES
+from judge.python.static.rules import (
+    LIBRARY_PARSERS,
+    MUTATORS,
+    TAINT_SOURCES,
+    is_sanitiser,
+)
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
@@ -404,7 +409,7 @@ class Analysis:
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if name in SANITISERS or name in LIBRARY_PARSERS:
+        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in LIBRARY_PARSERS:
             return False
         if name in TAINT_SOURCES:
             return True
@@ -489,7 +494,9 @@ def _read_names(expr: ast.AST) -> set[str]:
         elif isinstance(node, ast.Subscript):
             stack.append(node.value)
         elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and node.func.id in SANITISERS:
+            if isinstance(node.func, ast.Name) and is_sanitiser(
+                node.func.id, len(node.args) + len(node.keywords)
+            ):
                 continue
             if isinstance(node.func, ast.Attribute):
                 stack.append(node.func.value)
