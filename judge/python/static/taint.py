@@ -249,10 +249,16 @@ class Analysis:
             # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
             # builtin data" by the very store that is refused.
             scope = self.index.scope_of.get(id(target), self.index.tree)
-            self._store_into_path(root_name(target), scope, tainted)
+            self._store_into_path(
+                root_name(target), scope, tainted, itself=isinstance(target.value, ast.Name)
+            )
 
-    def _store_into_path(self, root: ast.Name | None, scope: Scope, tainted: set[str]) -> None:
-        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value."""
+    def _store_into_path(
+        self, root: ast.Name | None, scope: Scope, tainted: set[str], *, itself: bool
+    ) -> None:
+        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value;
+        ``itself``: stored into root's own object (``root.append(x)``, ``root[k] = x``), not
+        deeper (``root[k].append(x)``)."""
         if root is None:
             return
         cls = self.resolver.receiver_class(root, scope)
@@ -271,22 +277,25 @@ class Analysis:
         # stay foreign (tainting it would count it as the solution's data).
         tainted.update(
             name
-            for name in self._alias_sources(root.id, scope, set()) - {root.id}
+            for name in self._alias_sources(root.id, scope, itself, set()) - {root.id}
             if self.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
         )
 
-    def _alias_sources(self, name: str, scope: Scope, seen: set[str]) -> set[str]:
-        """The names whose objects ``name`` may be (or hold an element of), transitively."""
+    def _alias_sources(self, name: str, scope: Scope, itself: bool, seen: set[str]) -> set[str]:
+        """The names whose objects ``name`` may be (``itself``) or share elements with,
+        transitively: what a store into ``name`` (or into its elements) changes too."""
         seen.add(name)
         for binding in self.index.lookup(name, scope) or []:
             if binding.kind in ("mutate", "inner", "aug") or binding.expr is None:
                 continue
-            for source in _read_names(binding.expr):
+            # for row in grid: row is an element of grid, not grid itself.
+            shared = itself and binding.kind != "iter"
+            for source, source_itself in _sources(binding.expr, shared):
                 if source in seen or source in self.index.aliases:
                     continue
                 if source in self.index.functions or source in self.index.classes:
                     continue
-                self._alias_sources(source, scope, seen)
+                self._alias_sources(source, scope, source_itself, seen)
         return seen
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
@@ -371,7 +380,9 @@ class Analysis:
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
         """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
         scope = self.index.scope_of.get(id(at), self.index.tree)
-        self._store_into_path(root_name(holder), scope, tainted)
+        self._store_into_path(
+            root_name(holder), scope, tainted, itself=isinstance(holder, ast.Name)
+        )
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
@@ -480,6 +491,50 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+# Calls that build a new container (or a number): storing into their result changes none
+# of their arguments (the elements are shared: an element stored into is still followed).
+_NEW_CONTAINER_CALLS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "sorted", "reversed", "zip", "map", "filter",
+     "enumerate", "str", "repr", "len", "sum", "min", "max", "range"}
+)  # fmt: skip
+_NEW_VALUES = (
+    ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Compare, ast.Lambda,
+)  # fmt: skip
+
+
+def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
+    """The names whose objects a value bound to ``expr`` may share, each with whether only the
+    object itself is shared (``itself``: a store into the value changes that name's object;
+    else an element of it: ``row = grid[0]``, ``rows = table.setdefault(k, [])``).
+
+    With ``itself`` false (a store deep inside the value), every name read counts but an
+    index (``grid[i]`` shares nothing with ``i``) and what a sanitiser reads; with it true, a
+    new container (a display, ``list(...)``, ``x.copy()``, ``a + b``) shares nothing."""
+    if not itself:
+        return [(name, False) for name in _read_names(expr)]
+    found: list[tuple[str, bool]] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.append((node.id, True))
+        elif isinstance(node, _NEW_VALUES):
+            continue
+        elif isinstance(node, ast.Subscript | ast.Attribute):
+            found.extend(_sources(node.value, False))
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else None
+            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name, len(node.args)):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
+                continue
+            found.extend(_sources(node, False))  # an own helper, .get(), .setdefault()...
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _read_names(expr: ast.AST) -> set[str]:
