@@ -365,6 +365,7 @@ class Analysis:
 
     def _propagate_call(self, node: ast.Call, tainted: set[str]) -> None:
         func = node.func
+        self._shared_with_own_instance(node, tainted)
         if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             # parts.append(solution): parts now holds it.
             arguments = [*node.args, *(k.value for k in node.keywords)]
@@ -376,6 +377,23 @@ class Analysis:
             and self.is_tainted(node.args[2], tainted)
         ):
             self._store_in(node.args[0], node, tainted)
+
+    def _shared_with_own_instance(self, node: ast.Call, tainted: set[str]) -> None:
+        """``Keeper(rows)`` or ``keeper.adopt(rows)`` where Keeper's instances hold the
+        solution: the instance may keep ``rows`` and store the text into it later."""
+        scope = self.index.scope_of.get(id(node), self.index.tree)
+        func = node.func
+        cls = None
+        if isinstance(func, ast.Name):
+            cls = self.resolver.own_class(func.id)
+        elif isinstance(func, ast.Attribute):
+            cls = self.resolver.receiver_class(func.value, scope)
+        if cls is None or cls.name not in self.tainted_classes:
+            return
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+            root = root_name(argument)
+            if root is not None and not self.is_tainted(root, tainted):
+                self._store_into_path(root, scope, tainted, itself=argument is root)
 
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
         """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
