@@ -405,8 +405,10 @@ class Analysis:
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Name):
-            return node.id in tainted or (
-                node.id in self.tainted_classes and node.id in self.index.classes
+            return (
+                node.id in tainted
+                or (node.id in self.tainted_classes and node.id in self.index.classes)
+                or self._function_value_tainted(node)
             )
         if isinstance(node, ast.Constant | ast.Compare):
             return False  # a comparison is a bool once its operands pass the checks
@@ -435,6 +437,21 @@ class Analysis:
         if isinstance(node, FUNCTION_DEFS):
             return False
         return any(self.is_tainted(child, tainted) for child in ast.iter_child_nodes(node))
+
+    def _function_value_tainted(self, node: ast.Name) -> bool:
+        """An own function handed on as a value (``functools.partial(get)``, ``return get``)
+        that returns the solution's data with no argument: a closure over the text, or a
+        reader of a tainted module-level name. Its callers cannot be followed, so the value
+        itself counts as the solution's data. A direct call ``get()`` is followed instead."""
+        parent = self.index.parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return False
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        functions = self.resolver.functions(node)
+        return bool(functions) and any(
+            self.analyse(function, frozenset()) for function in functions or []
+        )
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
