@@ -74,11 +74,12 @@ class ModuleIndex:
         self.global_names: set[str] = set()
         self._free: dict[str, list[Binding]] | None = None
         # ``for i, tok in enumerate(parts)``: the count's binding waits for the whole module
-        # (``i`` is an int only if ``enumerate`` is the builtin, bound nowhere in the module).
+        # (``i`` is an int only if ``enumerate`` is the builtin: bound nowhere in the module,
+        # and no star import that could bind it).
         self._counts: list[tuple[Scope, ast.Name, ast.AST]] = []
         self._index(tree, tree)
         for scope, count, iterable in self._counts:
-            if "enumerate" in self.binding_sites:
+            if "enumerate" in self.binding_sites or self.star_heads:
                 self._bind(scope, count.id, "iter", iterable)
             else:
                 self._bind(scope, count.id, "value", ast.Constant(0))
