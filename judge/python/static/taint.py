@@ -303,6 +303,10 @@ class Analysis:
             if self.is_tainted(node.value, tainted):
                 for target in node.targets:
                     self.store(target, tainted)
+            for target in node.targets:
+                # pairs[text] = 1: the dict now holds the text as a key.
+                if isinstance(target, ast.Subscript) and self.is_tainted(target.slice, tainted):
+                    self.store(target, tainted)
         elif isinstance(node, ast.AugAssign):
             if self.is_tainted(node.value, tainted) or self.is_tainted(node.target, tainted):
                 self.store(node.target, tainted)
