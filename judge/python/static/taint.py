@@ -316,7 +316,12 @@ class Analysis:
         elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
             if self.is_tainted(node.iter, tainted):
                 target = node.target
-                if self._enumerates(node.iter) and isinstance(target, ast.Tuple | ast.List):
+                if (
+                    self._enumerates(node.iter)
+                    and isinstance(target, ast.Tuple | ast.List)
+                    and len(target.elts) == 2
+                    and isinstance(target.elts[0], ast.Name)
+                ):
                     # for i, tok in enumerate(parts): i is a count, only tok is the text.
                     target = ast.Tuple(elts=target.elts[1:], ctx=ast.Store())
                 self.store(target, tainted)
