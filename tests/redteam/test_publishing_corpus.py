@@ -23,7 +23,7 @@ DEMO = sorted((HERE.parents[2] / "market" / "demo" / "python").glob("*/verifier.
 
 
 def test_the_corpus_has_its_size() -> None:
-    assert (len(ATTACKS), len(HONEST), len(DEMO)) == (196, 25, 4)
+    assert (len(ATTACKS), len(HONEST), len(DEMO)) == (201, 25, 4)
 
 
 @pytest.mark.parametrize("path", ATTACKS, ids=[path.stem for path in ATTACKS])
