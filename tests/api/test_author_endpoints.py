@@ -58,6 +58,10 @@ def test_the_whole_author_loop(world):
     verifier_id = verifier.json()["id"]
     assert verifier.json()["status"] == "draft" and verifier.json()["latest_dry_run"] is None
 
+    # The verifier says in advance what publishing would refuse, in the 409's own words.
+    assert verifier.json()["publish_refusals"] == {
+        "dry_run": ["run a dry run of the current draft"]
+    }
     refused = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     error = assert_error(refused, 409, "verifiers:publish-refused")
     assert error["fields"] == {"dry_run": ["run a dry run of the current draft"]}
@@ -77,6 +81,8 @@ def test_the_whole_author_loop(world):
     dry_run = judge_requested_dry_run(client, requested)
     assert dry_run["is_passed"] is True and dry_run["is_current"] is True
     assert [r["verdict"] for r in dry_run["results"]] == ["ACCEPTED", "REJECTED"]
+    ready = client.get(f"/api/v1/author/verifiers/{verifier_id}/").json()
+    assert ready["publish_refusals"] == {}
 
     published = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     assert published.status_code == 201, published.content

@@ -192,7 +192,6 @@ def freeze_draft(
     return version
 
 
-
 def publish_refusals(*, verifier: Verifier) -> dict[str, list[str]]:
     """Why the verifier's current draft cannot be published now, by field ({} when it can).
 
