@@ -242,8 +242,8 @@ def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
         dry_runs.request_dry_run(author=request.user, verifier=verifier)
     except DomainError as error:
         messages.error(request, _error_text(error))
-    else:
-        messages.info(request, "Dry run queued: a judge worker judges it; this page updates.")
+    # No "queued" flash: it would stay on the page after the dry run finished. The panel
+    # itself says queued, running, then the result (a polite live region).
     return redirect(reverse("author-verifier", kwargs={"verifier_id": verifier.pk}) + "#dry-run")
 
 

@@ -1,0 +1,98 @@
+"""The verifier page after a dry run, at 1280x800 and 390x844: a verifier that raises on a
+sample is a red row with its whole detail readable and cannot be published; once a fixed
+draft's dry run passes, the publish panel says so without a reload, and publishing works."""
+
+from __future__ import annotations
+
+import pytest
+
+from market.services.problems import create_problem
+from market.services.verifier_authoring import create_verifier, update_verifier
+
+pytestmark = pytest.mark.e2e
+
+RAISES = '''"""An integer: 3."""
+
+
+def verify(solution, rng):
+    return int(solution) == 3
+'''
+FIXED = '''"""An integer: 3."""
+
+
+def verify(solution, rng):
+    return solution.strip() == "3"
+'''
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_dry_run_rows_and_the_publish_panel_say_what_is_true(page, shots, celery_worker, size):
+    from django.contrib.auth import get_user_model
+
+    from tests.e2e.conftest import sign_up
+
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, f"dryrun{width}")
+    author = get_user_model().objects.get(username=f"dryrun{width}")
+    problem = create_problem(author=author, title=f"Three {width}", statement_md="Say 3.")
+    verifier = create_verifier(
+        author=author,
+        problem=problem,
+        language="python",
+        source=RAISES,
+        time_limit_s=5,
+        reference_solutions=["3"],
+        wrong_solutions=["4", "abc"],
+    )
+    page.goto(f"/author/verifiers/{verifier.pk}/")
+    page.get_by_role("button", name="Run dry run").click()
+    page.locator("#dry-run-panel[data-status=done]").wait_for(timeout=90_000)
+
+    assert page.locator("#dry-run-result").inner_text() == "failed"
+    rows = page.locator("#dry-run-panel tbody")
+    assert rows.count() == 3
+    raised = rows.nth(2)
+    assert raised.get_attribute("class") == "bad"
+    assert raised.locator(".badge").inner_text() == "wrong: REJECTED · RUNTIME_ERROR"
+    assert "the verifier raised on this sample instead of returning False" in raised.inner_text()
+    detail = raised.locator("pre.detail")
+    assert "ValueError: invalid literal for int() with base 10: 'abc'" in detail.inner_text()
+    # The detail is wrapped inside the page, never clipped: no sideways scroll, and its box
+    # ends inside the viewport.
+    assert detail.evaluate("e => e.scrollWidth <= e.clientWidth")
+    box = detail.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The publish panel came along with the finished dry run (no reload) and says why not.
+    why = page.locator("#publish-why").inner_text()
+    assert "the last dry run failed: wrong sample 2: expected REJECTED, the verifier raised" in why
+    shots(page, "raised-red-row")
+
+    update_verifier(author=author, verifier=verifier, source=FIXED)
+    page.reload()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Run dry run").click()
+    page.evaluate("window.__sameDocument = true")
+    # Judging takes seconds, so the page nearly always opens before the worker is done; then
+    # the publish panel must say so, and change by itself below.
+    panel = page.locator("#publish-panel").inner_text()
+    if page.locator("#dry-run-panel").get_attribute("data-status") != "done":
+        assert "the dry run of this draft has not finished yet" in panel
+    page.locator("#dry-run-panel[data-status=done]").wait_for(timeout=90_000)
+    assert page.locator("#dry-run-result").inner_text() == "passed"
+    page.locator("#publish-ready").wait_for()
+    assert page.locator("#publish-ready").inner_text() == (
+        "Ready: the dry run of this draft passed. Publishing lists the problem if it is not "
+        "listed yet."
+    )
+    assert page.locator("#publish-why").count() == 0
+    assert page.evaluate("window.__sameDocument") is True
+    shots(page, "passed-ready")
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish", exact=True).click()
+    assert page.url.endswith(f"/problems/{problem.slug}/")
+    assert "Published version 1: the problem is listed and takes solutions." in (
+        page.locator(".messages").inner_text()
+    )
