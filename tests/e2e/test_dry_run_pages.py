@@ -96,3 +96,71 @@ def test_dry_run_rows_and_the_publish_panel_say_what_is_true(page, shots, celery
     assert "Published version 1: the problem is listed and takes solutions." in (
         page.locator(".messages").inner_text()
     )
+
+
+DOES_NOT_COMPILE = '''"""An integer: 3."""
+def verify(solution, rng)
+    return solution.strip() == "3"
+'''
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_a_draft_that_does_not_compile_is_one_error_and_publish_problem_leaves_it(
+    page, shots, celery_worker, size
+):
+    from django.contrib.auth import get_user_model
+
+    from tests.e2e.conftest import sign_up
+    from tests.verifiers.helpers import run_dry_run
+
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    sign_up(page, f"compile{width}")
+    author = get_user_model().objects.get(username=f"compile{width}")
+    problem = create_problem(author=author, title=f"Compile {width}", statement_md="Say 3.")
+    good = create_verifier(
+        author=author,
+        problem=problem,
+        language="python",
+        source=FIXED,
+        time_limit_s=5,
+        reference_solutions=["3"],
+        wrong_solutions=["4"],
+    )
+    run_dry_run(author=author, verifier=good)
+    broken = create_verifier(
+        author=author,
+        problem=problem,
+        name="broken",
+        language="python",
+        source=DOES_NOT_COMPILE,
+        reference_solutions=["3"],
+        wrong_solutions=["4", "5", "6"],
+    )
+    page.goto(f"/author/verifiers/{broken.pk}/")
+    page.get_by_role("button", name="Run dry run").click()
+    page.locator("#dry-run-panel[data-status=done]").wait_for(timeout=90_000)
+
+    assert page.locator("#dry-run-result").inner_text() == "failed"
+    assert page.locator("#dry-run-summary").inner_text() == (
+        "the verifier does not compile: expected ':' (line 2)"
+    )
+    rows = page.locator("#dry-run-panel tbody")
+    assert rows.count() == 4
+    assert page.locator("#dry-run-panel tbody.ok").count() == 0
+    assert page.locator("#dry-run-panel .badge.accepted").count() == 0
+    assert rows.nth(3).locator(".badge").inner_text() == "wrong: NOT_RUN"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, "does-not-compile")
+
+    page.goto(f"/author/problems/{problem.pk}/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Publish problem").click()
+    messages = page.locator(".messages").inner_text()
+    assert "Published with main: the problem is listed and takes solutions." in messages
+    assert (
+        "Verifier broken stays a private draft: the verifier does not compile: expected ':' "
+        "(line 2); the last dry run of this draft failed: fix the source first"
+    ) in messages
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shots(page, "published-with-main")

@@ -40,7 +40,13 @@ from verifiers.services.claims import (
     new_claim_token,
     release_claim,
 )
-from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
+from verifiers.services.judging import (
+    Draft,
+    check_draft,
+    judge_text,
+    lean_toolchain_status,
+    python_compile_error,
+)
 from verifiers.services.requeue import QueueSweep, requeue_stale
 
 logger = logging.getLogger(__name__)
@@ -191,7 +197,7 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
                 "cannot pass here, so this verifier cannot be published from this server"
             )
             failures.append(lean_reason)
-    syntax_error = _python_syntax_error(draft)
+    syntax_error = python_compile_error(draft)
     if syntax_error:
         # The static check names only the exception type; the author needs the message.
         failures.append(f"the verifier does not compile: {syntax_error}")
@@ -253,22 +259,6 @@ def summarise(parts: list[str], limit: int = SUMMARY_CHARS) -> str:
         hidden = len(parts) - len(shown)
         return "; ".join(shown) + f"; and {hidden} more (see the static errors and the results)"
     return "; ".join(shown)
-
-
-def _python_syntax_error(draft: Draft) -> str:
-    """The compiler's own message for a Python draft that does not compile, or "" (never runs
-    it). ``compile`` rather than ``ast.parse``: it also refuses what only the compiler sees
-    (``return`` outside a function, a misplaced ``nonlocal``), which would otherwise fail on
-    every sample as the same RUNTIME_ERROR."""
-    if draft.language != Language.PYTHON:
-        return ""
-    try:
-        compile(draft.source, "<verifier>", "exec", dont_inherit=True)
-    except SyntaxError as exc:
-        return f"{exc.msg} (line {exc.lineno})"
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        return f"{type(exc).__name__}: {exc}"[:200]
-    return ""
 
 
 def _first_line(detail: str) -> str:

@@ -37,7 +37,13 @@ from verifiers.models import (
     VerifierStatus,
     VerifierVersion,
 )
-from verifiers.services.judging import Draft, StaticResult, check_draft, lean_toolchain_status
+from verifiers.services.judging import (
+    Draft,
+    StaticResult,
+    check_draft,
+    lean_toolchain_status,
+    python_compile_error,
+)
 
 MAX_SOURCE_BYTES = 256 * 1024
 
@@ -217,17 +223,28 @@ def _refusals_and_static(verifier: Verifier) -> tuple[dict[str, list[str]], Stat
         available, why = lean_toolchain_status()
         if not available:
             reasons.setdefault("language", []).append(f"{LEAN_REFUSAL} ({why})")
-    static = check_draft(draft=_draft_of(verifier))
+    draft = _draft_of(verifier)
+    static = check_draft(draft=draft)
     if not static.is_ok:
-        reasons.setdefault("source", []).extend(static.errors)
+        # The static check names only a syntax error's type; the compiler's message says where.
+        compile_error = python_compile_error(draft)
+        reasons.setdefault("source", []).extend(
+            [f"the verifier does not compile: {compile_error}"] if compile_error else static.errors
+        )
+    dry_run = verifier.dry_runs.order_by("-id").first()
+    is_current = dry_run is not None and dry_run.fingerprint == draft_fingerprint(verifier)
     # Publishing never waits for a judge worker: it needs a FINISHED passing dry run of this
     # exact draft (the page and the API say so while one is still running).
-    dry_run = verifier.dry_runs.order_by("-id").first()
-    if dry_run is None or dry_run.fingerprint != draft_fingerprint(verifier):
+    if dry_run is None or not is_current:
         reasons.setdefault("dry_run", []).append("run a dry run of the current draft")
     elif not dry_run.is_finished:
         reasons.setdefault("dry_run", []).append(
             "the dry run of this draft has not finished yet: publish when it has passed"
+        )
+    elif not dry_run.is_passed and not static.is_ok:
+        # Its summary repeats the source's errors above: say them once.
+        reasons.setdefault("dry_run", []).append(
+            "the last dry run of this draft failed: fix the source first"
         )
     elif not dry_run.is_passed:
         reasons.setdefault("dry_run", []).append(f"the last dry run failed: {dry_run.summary}")
