@@ -76,6 +76,9 @@ def test_verifier_form_splits_samples_and_dry_run_then_publish_lists_the_problem
     # The web only queued it: the page shows it waiting and polls the panel.
     page = client.get(reverse("author-verifier", args=[verifier.pk])).content.decode()
     assert 'id="dry-run-result">queued<' in page
+    # The problem's verifier list says queued too (it used to say "failed" until it ran).
+    listing = client.get(reverse("author-problem", args=[problem.pk])).content.decode()
+    assert '<span class="badge pending">queued</span>' in listing and "failed" not in listing
     assert (
         "<li>the dry run of this draft has not finished yet: publish when it has passed</li>"
         in (page)
