@@ -21,6 +21,7 @@ from market.services.verifier_authoring import (
 )
 from tests.factories import UserFactory, accepted_solution
 from tests.verifiers.helpers import run_dry_run
+from verifiers.drafts import draft_fingerprint
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import DryRun, VerifierStatus, VerifierVersion
 from verifiers.services.publishing import publish_refusals
@@ -333,3 +334,25 @@ def test_nul_characters_are_refused_as_invalid_input(author, draft):
     assert set(exc.value.fields) == {"source", "wrong_solutions"}
     verifier.refresh_from_db()
     assert verifier.draft_source == YES
+
+
+def test_publishing_checks_the_source_afresh_whatever_the_dry_run_recorded(author, draft):
+    # publish_refusals reads the static findings a finished dry run of this exact draft
+    # recorded (the checks cost tens of milliseconds per verifier); freezing runs them again.
+    problem, verifier = draft
+    update_verifier(author=author, verifier=verifier, source=BROKEN)
+    verifier.refresh_from_db()
+    DryRun.objects.create(
+        verifier=verifier,
+        fingerprint=draft_fingerprint(verifier),
+        status="done",
+        is_passed=True,
+        summary="passed (a record the checks would not have written)",
+    )
+    assert publish_refusals(verifier=verifier) == {}
+    with pytest.raises(PublishRefused) as exc:
+        publish_verifier(author=author, verifier=verifier)
+    assert list(exc.value.fields) == ["source"]
+    assert any("two positional parameters" in e for e in exc.value.fields["source"])
+    problem.refresh_from_db()
+    assert (problem.status, VerifierVersion.objects.count()) == (ProblemStatus.DRAFT, 0)

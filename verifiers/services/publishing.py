@@ -39,7 +39,6 @@ from verifiers.models import (
 )
 from verifiers.services.judging import (
     Draft,
-    StaticResult,
     check_draft,
     lean_toolchain_status,
     python_compile_error,
@@ -161,8 +160,7 @@ def freeze_draft(
         return current  # nothing changed since the live version
 
     reasons: dict[str, list[str]] = {key: list(value) for key, value in refusals.items()}
-    own, static = _refusals_and_static(verifier)
-    for key, why in own.items():
+    for key, why in _refusals(verifier).items():
         reasons.setdefault(prefix + key, []).extend(why)
     lean_reason = next(
         (why for why in reasons.get(prefix + "language", []) if why.startswith(LEAN_REFUSAL)),
@@ -176,6 +174,12 @@ def freeze_draft(
         )
     if reasons:
         raise PublishRefused("this verifier cannot be published yet", fields=reasons)
+    # Fail closed: the checks run again on the source being frozen, whatever was recorded.
+    static = check_draft(draft=_draft_of(verifier))
+    if not static.is_ok:
+        raise PublishRefused(
+            "this verifier cannot be published yet", fields={prefix + "source": list(static.errors)}
+        )
 
     number = (verifier.versions.aggregate(n=Max("number"))["n"] or 0) + 1
     verifier.versions.filter(is_active=True).update(is_active=False)
@@ -209,10 +213,10 @@ def publish_refusals(*, verifier: Verifier) -> dict[str, list[str]]:
         return {"status": ["this verifier is retired and cannot be published again"]}
     if _unchanged_live_version(verifier) is not None:
         return {}
-    return _refusals_and_static(verifier)[0]
+    return _refusals(verifier)
 
 
-def _refusals_and_static(verifier: Verifier) -> tuple[dict[str, list[str]], StaticResult]:
+def _refusals(verifier: Verifier) -> dict[str, list[str]]:
     reasons: dict[str, list[str]] = {}
     budget = get_language_budget(verifier.language)
     if (why := budget.time_refusal(verifier.time_limit_s)) is not None:
@@ -223,16 +227,19 @@ def _refusals_and_static(verifier: Verifier) -> tuple[dict[str, list[str]], Stat
         available, why = lean_toolchain_status()
         if not available:
             reasons.setdefault("language", []).append(f"{LEAN_REFUSAL} ({why})")
-    draft = _draft_of(verifier)
-    static = check_draft(draft=draft)
-    if not static.is_ok:
-        # The static check names only a syntax error's type; the compiler's message says where.
-        compile_error = python_compile_error(draft)
-        reasons.setdefault("source", []).extend(
-            [f"the verifier does not compile: {compile_error}"] if compile_error else static.errors
-        )
     dry_run = verifier.dry_runs.order_by("-id").first()
     is_current = dry_run is not None and dry_run.fingerprint == draft_fingerprint(verifier)
+    # The static checks cost tens of milliseconds, and the author API shows these reasons for
+    # every verifier: a finished dry run of this exact draft (its fingerprint covers the
+    # source) recorded their findings, so read those. Without one, the dry run is what is
+    # missing, and it runs them. freeze_draft checks afresh before publishing anyway.
+    static_errors = list(dry_run.static_errors) if is_current and dry_run.is_finished else []
+    if static_errors:
+        # The static check names only a syntax error's type; the compiler's message says where.
+        compile_error = python_compile_error(_draft_of(verifier))
+        reasons["source"] = (
+            [f"the verifier does not compile: {compile_error}"] if compile_error else static_errors
+        )
     # Publishing never waits for a judge worker: it needs a FINISHED passing dry run of this
     # exact draft (the page and the API say so while one is still running).
     if dry_run is None or not is_current:
@@ -241,7 +248,7 @@ def _refusals_and_static(verifier: Verifier) -> tuple[dict[str, list[str]], Stat
         reasons.setdefault("dry_run", []).append(
             "the dry run of this draft has not finished yet: publish when it has passed"
         )
-    elif not dry_run.is_passed and not static.is_ok:
+    elif not dry_run.is_passed and static_errors:
         # Its summary repeats the source's errors above: say them once.
         reasons.setdefault("dry_run", []).append(
             "the last dry run of this draft failed: fix the source first"
@@ -253,7 +260,7 @@ def _refusals_and_static(verifier: Verifier) -> tuple[dict[str, list[str]], Stat
         reasons.setdefault("dry_run", []).append(
             "the verifier raised on a sample instead of returning False: fix it and dry-run again"
         )
-    return reasons, static
+    return reasons
 
 
 def _source_sha256(verifier: Verifier) -> str:
