@@ -31,6 +31,7 @@ from verifiers.budgets import get_language_budget
 from verifiers.drafts import draft_fingerprint
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import (
+    DryRun,
     Language,
     LeanProject,
     Verifier,
@@ -227,7 +228,7 @@ def _refusals(verifier: Verifier) -> dict[str, list[str]]:
         available, why = lean_toolchain_status()
         if not available:
             reasons.setdefault("language", []).append(f"{LEAN_REFUSAL} ({why})")
-    dry_run = verifier.dry_runs.order_by("-id").first()
+    dry_run = _latest_dry_run(verifier)
     is_current = dry_run is not None and dry_run.fingerprint == draft_fingerprint(verifier)
     # The static checks cost tens of milliseconds, and the author API shows these reasons for
     # every verifier: a finished dry run of this exact draft (its fingerprint covers the
@@ -263,13 +264,23 @@ def _refusals(verifier: Verifier) -> dict[str, list[str]]:
     return reasons
 
 
+def _latest_dry_run(verifier: Verifier) -> DryRun | None:
+    """The newest dry run, from the author selectors' prefetch when there is one."""
+    prefetched = getattr(verifier, "dry_runs_newest", None)
+    if prefetched is not None:
+        return prefetched[0] if prefetched else None
+    return verifier.dry_runs.order_by("-id").first()
+
+
 def _source_sha256(verifier: Verifier) -> str:
     return hashlib.sha256(verifier.draft_source.encode("utf-8")).hexdigest()
 
 
 def _unchanged_live_version(verifier: Verifier) -> VerifierVersion | None:
     """The live version when the draft is exactly it (nothing to publish), else None."""
-    current = verifier.versions.filter(is_active=True).order_by("-number").first()
+    # versions.all(): the author selectors' prefetch when there is one (no query per verifier).
+    active = [v for v in verifier.versions.all() if v.is_active]
+    current = max(active, key=lambda v: v.number, default=None)
     if current is not None and (
         current.sha256 == _source_sha256(verifier)
         and current.time_limit_s == verifier.time_limit_s
