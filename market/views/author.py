@@ -27,7 +27,7 @@ from market.views.trading import add_domain_error
 from verifiers import selectors as verifier_selectors
 from verifiers.access import access_own_verifier
 from verifiers.drafts import draft_fingerprint
-from verifiers.models import Verifier, VerifierStatus
+from verifiers.models import DryRun, Verifier, VerifierStatus
 from verifiers.services import dry_runs
 from verifiers.services.publishing import PUBLISHING_RULE
 
@@ -172,7 +172,17 @@ def _dry_run_context(verifier: Verifier) -> dict[str, Any]:
         "dry_run_is_current": dry_run is not None
         and dry_run.fingerprint == draft_fingerprint(verifier),
         "poll_s": DRY_RUN_POLL_S if dry_run is not None and not dry_run.is_finished else None,
+        # When no sample ran (the draft does not compile, the static checks refused it, no
+        # Lean here), one line says why instead of a row per sample repeating it.
+        "not_run_detail": _not_run_detail(dry_run),
     }
+
+
+def _not_run_detail(dry_run: DryRun | None) -> str:
+    results = dry_run.results if dry_run is not None else []
+    if results and all(result.get("verdict") == "NOT_RUN" for result in results):
+        return str(results[0].get("detail") or "").removeprefix("not judged: ")
+    return ""
 
 
 def _publish_context(verifier: Verifier) -> dict[str, Any]:

@@ -149,7 +149,12 @@ def test_a_verifier_that_does_not_compile_shows_one_red_error_and_no_green_row()
     html = client.get(reverse("author-verifier", args=[verifier.pk])).content.decode()
     assert html.count("the verifier does not compile: expected &#x27;:&#x27; (line 2)") == 2
     assert 'class="badge accepted"' not in html  # no sample looks as expected
-    assert html.count('<tbody class="bad">') == 3
+    # One line instead of a row per sample repeating the same reason.
+    assert (
+        '<p class="help" id="dry-run-not-run">None of the 3 samples was judged: the verifier '
+        "does not compile (see the error above)</p>"
+    ) in html
+    assert "<tbody" not in html.split('id="dry-run-panel"')[1].split('id="publish-panel"')[0]
 
 
 def test_publish_problem_lists_it_with_the_passing_verifier_and_says_why_the_other_waits():

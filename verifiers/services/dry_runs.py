@@ -235,7 +235,9 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {
         "is_passed": not failures,
         "summary": summarise(parts),
-        "static_errors": list(static.errors),
+        # Without the static check's bare "syntax error" entry when the compiler's message
+        # leads the summary: the page and the publish refusals say it once.
+        "static_errors": static_errors,
         "results": results,
     }
 
