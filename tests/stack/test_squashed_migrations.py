@@ -1,10 +1,10 @@
 """A squashed migration gives the very schema of the chain it replaces.
 
-Payments 0003_squashed_0004 (a shorter first `make run`: docs/stack.md) folds 0003's fields,
-indexes and constraints into its CreateModels. Two empty databases are migrated, one as a
-new installation does (the squash) and one through the original migrations (Django's loader
-without replacements, as a database migrated before the squash), then their
-``pg_dump --schema-only`` outputs are compared line by line.
+Payments 0001_squashed_0002 and 0003_squashed_0004 (a shorter first `make run`: docs/stack.md)
+fold the fields, indexes and constraints of their migrations into their CreateModels. Two
+empty databases are migrated, one as a new installation does (the squashes) and one through
+the original migrations (Django's loader without replacements, as a database migrated before
+the squashes), then their ``pg_dump --schema-only`` outputs are compared line by line.
 """
 
 from __future__ import annotations
@@ -21,8 +21,16 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-SQUASH = "payments.0003_squashed_0004_funds_provenance"
-REPLACED = ["payments.0003_funds_provenance", "payments.0004_fund_trade_trigger"]
+SQUASHES = [
+    "payments.0001_squashed_0002_deposits",
+    "payments.0003_squashed_0004_funds_provenance",
+]
+REPLACED = [
+    "payments.0001_initial",
+    "payments.0002_deposit_refunds",
+    "payments.0003_funds_provenance",
+    "payments.0004_fund_trade_trigger",
+]
 WITHOUT_REPLACEMENTS = """
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -30,11 +38,11 @@ from django.db.migrations.loader import MigrationLoader
 
 executor = MigrationExecutor(connection)
 executor.loader = MigrationLoader(connection, replace_migrations=False)
-# Without replacements the squash is a node of its own beside the chain: leave it out.
-squash = ("payments", "0003_squashed_0004_funds_provenance")
-targets = [node for node in executor.loader.graph.leaf_nodes() if node != squash]
+# Without replacements a squash is a node of its own beside its chain: leave them out.
+squashes = set(executor.loader.replacements)  # found even when not used
+targets = [node for node in executor.loader.graph.leaf_nodes() if node not in squashes]
 for migration, _ in executor.migration_plan(targets):
-    print(f"Applying {migration.app_label}.{migration.name}")
+    print(f"Applying {migration.app_label}.{migration.name}...")
 executor.migrate(targets)
 """
 
@@ -105,9 +113,12 @@ def test_the_payments_squash_gives_the_schema_of_the_migrations_it_replaces(data
     as_old = _manage(old, "shell", "-c", WITHOUT_REPLACEMENTS)
 
     # Each database went its own way (else the comparison would prove nothing).
-    squash, replaced = f"Applying {SQUASH}", [f"Applying {name}" for name in REPLACED]
-    assert squash in as_new and not any(line in as_new for line in replaced), as_new
-    assert squash not in as_old and all(line in as_old for line in replaced), as_old
+    squashes = [f"Applying {name}." for name in SQUASHES]
+    replaced = [f"Applying {name}." for name in REPLACED]
+    assert all(line in as_new for line in squashes), as_new
+    assert not any(line in as_new for line in replaced), as_new
+    assert all(line in as_old for line in replaced), as_old
+    assert not any(line in as_old for line in squashes), as_old
     new_schema, old_schema = _schema(new), _schema(old)
     assert len(new_schema) > 1000  # the whole schema, engine functions included
     assert new_schema == old_schema

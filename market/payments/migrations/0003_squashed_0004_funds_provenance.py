@@ -1,5 +1,5 @@
 """Payments 0003 and 0004 in one migration, for new databases (a first `make run` migrates
-an empty database: this is about a second shorter at load 4, docs/stack.md "The first start").
+an empty database: fewer migration states to render, docs/stack.md "The first start").
 
 The same schema as 0003 then 0004 (``tests/stack/test_squashed_migrations.py`` compares
 ``pg_dump --schema-only`` of both chains): each new model is created with its fields, indexes
