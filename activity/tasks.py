@@ -22,10 +22,6 @@ def listen_for_the_fanout_outbox(sender: object, **kwargs: object) -> None:
 
     if not getattr(settings, "ACTIVITY_FANOUT_LISTEN", True):
         return
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        return
     from activity.services.listener import start_fanout_listener
 
     start_fanout_listener(on_notify=lambda: drain_fanout_task.delay())

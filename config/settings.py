@@ -96,6 +96,13 @@ if not env("DATABASE_URL", default=""):
         "DATABASE_URL=postgres://..."
     )
 DATABASES = {"default": env.db("DATABASE_URL")}
+if "postgresql" not in DATABASES["default"]["ENGINE"]:
+    # The matching engine, the ledger's guards and the fan-out are PL/pgSQL (issue 26 removed
+    # SQLite and the Python engine): another database would run without them.
+    raise ImproperlyConfigured(
+        "DATABASE_URL must name a PostgreSQL database (postgres://...), the only engine the "
+        "market runs on; `make run` and `make test` start a private one"
+    )
 # Each web process keeps its connection between requests (checked before reuse): a request
 # then skips connecting (a new backend process) and the engine functions' first-call
 # compilation, about 20 ms of a placement's 34 ms through the API (docs/market.md). Celery's

@@ -17,9 +17,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +31,8 @@ CELERY = str(ROOT / ".venv" / "bin" / "celery")
 BACKOFF_FIRST_S = 1.0
 BACKOFF_MAX_S = 30.0
 HEALTHY_AFTER_S = 60.0
+# The worker and beat wait for the web server to listen, at most this long (see main).
+GATE_MAX_S = 30.0
 
 
 def log(message: str) -> None:
@@ -48,6 +52,8 @@ class Role:
     name: str
     argv: list[str]
     stop_signal: int = signal.SIGTERM
+    # Started once the gate opens (the web server listens): see Supervisor.
+    after_gate: bool = False
     process: subprocess.Popen | None = None
     started_at: float = 0.0
     restarts: int = 0
@@ -91,6 +97,14 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def listens(port: str) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", int(port)), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
 def kill_group(pid: int, sig: int) -> None:
     try:
         os.killpg(pid, sig)
@@ -106,10 +120,14 @@ class Supervisor:
         grace_s: float,
         one_shot: Role | None = None,
         one_shot_env: dict[str, str] | None = None,
+        gate: Callable[[], bool] | None = None,
+        gate_max_s: float = GATE_MAX_S,
     ) -> None:
         self.roles, self.env, self.grace_s = roles, env, grace_s
         self.one_shot = one_shot  # run once beside the roles, never restarted
         self.one_shot_env = one_shot_env or env
+        # Roles marked after_gate start when gate() is true, or gate_max_s after the others.
+        self.gate, self.gate_max_s = gate, gate_max_s
         self.stopping = False
 
     def request_stop(self, signum: int, _frame: object) -> None:
@@ -120,10 +138,17 @@ class Supervisor:
     def run(self) -> None:
         if self.one_shot is not None:
             self.one_shot.start(self.one_shot_env)
+        gated = [role for role in self.roles if role.after_gate and self.gate is not None]
         for role in self.roles:
-            role.start(self.env)
+            if role not in gated:
+                role.start(self.env)
+        gate_closes_at = time.monotonic() + self.gate_max_s
         while not self.stopping:
             now = time.monotonic()
+            if gated and (now >= gate_closes_at or (self.gate is not None and self.gate())):
+                for role in gated:
+                    role.start(self.env)
+                gated = []
             shot = self.one_shot
             if shot is not None and shot.process is not None and shot.process.poll() is not None:
                 took = now - shot.started_at
@@ -132,7 +157,8 @@ class Supervisor:
                 log(f"{shot.name} {outcome} {took:.1f} s")
                 self.one_shot = None
             for role in self.roles:
-                assert role.process is not None
+                if role.process is None:
+                    continue  # behind the gate
                 if role.restart_at is not None:
                     if now >= role.restart_at:
                         role.restarts += 1
@@ -214,7 +240,9 @@ def main() -> int:
     signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes sigtimedwait
     try:
         started = time.monotonic()
-        migrate = [PY, "manage.py", "migrate", "--noinput"]
+        # No system checks in the one-shot commands and runserver: `make lint` and the tests
+        # run them; here they cost a second of CPU per process at every start.
+        migrate = [PY, "manage.py", "migrate", "--noinput", "--skip-checks"]
         # Commits need not wait for their WAL flush during the start's bulk writes (a crash
         # loses at most the last commits, never consistency; migrate and load_demo redo them).
         fast = {**env, "PGOPTIONS": "-c synchronous_commit=off"}
@@ -234,18 +262,28 @@ def main() -> int:
                 ],
                 # Celery's cold shutdown: it does not wait for a running verdict.
                 stop_signal=signal.SIGQUIT,
+                after_gate=True,
             ),
             Role(
                 "beat",
                 [CELERY, "-A", "config", "beat", "--loglevel=INFO", f"--schedule={schedule}"],
+                after_gate=True,
             ),
-            Role("web", [PY, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]),
+            Role(
+                "web",
+                [PY, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", "--skip-checks"],
+            ),
         ]  # fmt: skip
-        # The demo problems load while the roles start (each imports Django for seconds):
-        # the first start from a fresh clone is that much shorter (idempotent; it is a no-op
-        # on later starts).
-        demo = Role("load_demo", [PY, "manage.py", "load_demo"])
-        supervisor = Supervisor(roles, env, grace_s, one_shot=demo, one_shot_env=fast)
+        # The demo problems load while the web server starts (each imports Django for
+        # seconds): the first start from a fresh clone is that much shorter (idempotent; it is
+        # a no-op on later starts). The worker and beat start once the web server listens:
+        # on 2 cores the worker's start (Celery, the sandbox's self-test, a warm pool child
+        # each) would otherwise take most of the CPU while the first page waits. The pages
+        # say "the judge is starting" until a pool is warm (verifiers.selectors.judge_is_warm).
+        demo = Role("load_demo", [PY, "manage.py", "load_demo", "--skip-checks"])
+        supervisor = Supervisor(
+            roles, env, grace_s, one_shot=demo, one_shot_env=fast, gate=lambda: listens(port)
+        )
         if stop_requested:
             return 130
         log(f"FormalMarket is at http://127.0.0.1:{port} (Ctrl-C to stop)")

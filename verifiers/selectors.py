@@ -71,14 +71,11 @@ def judge_is_warm(language: str) -> bool:
 
     A worker sets ``formalmarket:judge:warm:<language>:<hostname>`` (TTL 60 s, refreshed)
     once its pool is warm; any such key means a verdict will not wait for a cold start.
-    Without Redis (a development server on the filesystem broker) there is nothing to ask:
-    True, so no page claims a start-up that cannot be observed. A Redis error is False.
+    A Redis error is False.
     """
     from django.conf import settings
 
-    url = getattr(settings, "REDIS_URL", "")
-    if not url:
-        return True
+    url = settings.REDIS_URL  # required: the settings refuse to load without it
     import redis
 
     try:

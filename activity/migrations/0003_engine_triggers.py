@@ -4,7 +4,7 @@ The engine (``market_place_order``, market migration 0005) places an order in on
 call. These triggers, in that same transaction:
 
 - give each trade's buyer a ``bid.filled`` and its seller an ``ask.filled`` event, with the
-  payload that ``activity.services.events.record_trade_events`` writes on SQLite, and queue
+  payload of the tests' reference model (``tests/market/dev_engine/activity.py``), and queue
   a webhook dispatch (``activity_fanout``) for those of them who have an active endpoint;
 - queue the announcement of a bid that rests (``activity_fanout``), done by the beat task
   ``activity.drain_fanout``.
@@ -75,15 +75,13 @@ DROP FUNCTION IF EXISTS activity_trade_events();
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(FORWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(BACKWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(BACKWARD)
 
 
 class Migration(migrations.Migration):

@@ -21,16 +21,14 @@ INDEXES = [
 
 
 def drop(apps, schema_editor):
-    concurrently = "CONCURRENTLY " if schema_editor.connection.vendor == "postgresql" else ""
     for name, _, _ in INDEXES:
-        schema_editor.execute(f"DROP INDEX {concurrently}IF EXISTS {name}")
+        schema_editor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
 
 
 def restore(apps, schema_editor):
-    concurrently = "CONCURRENTLY " if schema_editor.connection.vendor == "postgresql" else ""
     for name, table, column in INDEXES:
         schema_editor.execute(
-            f"CREATE INDEX {concurrently}IF NOT EXISTS {name} ON {table} ({column})"
+            f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} ({column})"
         )
 
 

@@ -34,15 +34,13 @@ DROP FUNCTION IF EXISTS activity_fanout_notify();
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(FORWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(BACKWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(BACKWARD)
 
 
 class Migration(migrations.Migration):

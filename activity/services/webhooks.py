@@ -154,13 +154,12 @@ def _claim(delivery_id: int) -> WebhookDelivery | None:
     """
     now = timezone.now()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                # Raise "off" to "on"; a stronger setting (remote_apply, ...) is kept.
-                cursor.execute(
-                    "SELECT set_config('synchronous_commit', 'on', true) "
-                    "WHERE current_setting('synchronous_commit') = 'off'"
-                )
+        with connection.cursor() as cursor:
+            # Raise "off" to "on"; a stronger setting (remote_apply, ...) is kept.
+            cursor.execute(
+                "SELECT set_config('synchronous_commit', 'on', true) "
+                "WHERE current_setting('synchronous_commit') = 'off'"
+            )
         delivery = (
             WebhookDelivery.objects.select_for_update(skip_locked=True)
             .select_related("endpoint", "event")

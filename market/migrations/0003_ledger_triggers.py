@@ -6,8 +6,7 @@
 - Postings and ledger transactions are immutable: no UPDATE, no DELETE.
 - An ask can only be inserted for the owner's own ACCEPTED solution of the same problem.
 
-SQLite (the embedded `make run` default) relies on the service layer and the CHECK
-constraints alone.
+PostgreSQL is the only engine (issue 26 removed SQLite): these triggers always apply.
 """
 
 from django.db import migrations
@@ -85,16 +84,14 @@ DROP FUNCTION IF EXISTS market_posting_check_balanced();
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        # A plain cursor: the SQL has literal % signs (plpgsql RAISE) and no parameters.
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(FORWARD)
+    # A plain cursor: the SQL has literal % signs (plpgsql RAISE) and no parameters.
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(BACKWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(BACKWARD)
 
 
 class Migration(migrations.Migration):

@@ -12,8 +12,8 @@ Refusals are raised as ``P0001`` with a message ``formalmarket:<code>`` and a DE
 ``market.services.orders`` turns into its domain errors; a refusal writes nothing. The
 ledger's own guards (balanced postings at commit, append-only, asks only on ACCEPTED
 solutions, no negative balances) are triggers and CHECK constraints that apply to these
-writes as to any other. SQLite (``make run``) has no such functions: it runs the Python
-development engine of ``market.services.dev_engine``.
+writes as to any other. PostgreSQL is the only engine (issue 26); the Python model of these
+functions lives on as the tests' reference (``tests/market/dev_engine``).
 
 To change the engine, add a migration that replaces these functions (CREATE OR REPLACE) and
 keep the differential test against the naive matcher green.
@@ -590,15 +590,13 @@ DROP FUNCTION IF EXISTS market_lock_user_accounts(text, integer[], text[]);
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(FORWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(BACKWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(BACKWARD)
 
 
 class Migration(migrations.Migration):

@@ -534,18 +534,16 @@ def _earlier(name):
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(ENGINE)
-            cursor.execute(GUARDS)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(ENGINE)
+        cursor.execute(GUARDS)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            # CREATE OR REPLACE replaces the SET clauses too: 0005's functions have none.
-            cursor.execute(_earlier("0005_engine_functions").FORWARD)
-            cursor.execute(GUARDS_BACK)
+    with schema_editor.connection.cursor() as cursor:
+        # CREATE OR REPLACE replaces the SET clauses too: 0005's functions have none.
+        cursor.execute(_earlier("0005_engine_functions").FORWARD)
+        cursor.execute(GUARDS_BACK)
 
 
 class Migration(migrations.Migration):

@@ -28,15 +28,13 @@ BACKWARD = "ALTER FUNCTION market_posting_check_balanced() RESET ALL"
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(FORWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(FORWARD)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(BACKWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(BACKWARD)
 
 
 class Migration(migrations.Migration):

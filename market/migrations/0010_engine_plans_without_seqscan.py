@@ -63,19 +63,17 @@ def procedures() -> str:
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(f"ALTER FUNCTION {PLACE} SET enable_seqscan = off")
-            cursor.execute(f"ALTER FUNCTION {CANCEL} SET enable_seqscan = off")
-            cursor.execute(procedures())
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(f"ALTER FUNCTION {PLACE} SET enable_seqscan = off")
+        cursor.execute(f"ALTER FUNCTION {CANCEL} SET enable_seqscan = off")
+        cursor.execute(procedures())
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(f"ALTER FUNCTION {PLACE} RESET enable_seqscan")
-            cursor.execute(f"ALTER FUNCTION {CANCEL} RESET enable_seqscan")
-            cursor.execute(_durable_ack().FORWARD)
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(f"ALTER FUNCTION {PLACE} RESET enable_seqscan")
+        cursor.execute(f"ALTER FUNCTION {CANCEL} RESET enable_seqscan")
+        cursor.execute(_durable_ack().FORWARD)
 
 
 class Migration(migrations.Migration):

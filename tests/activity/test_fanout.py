@@ -13,6 +13,7 @@ from activity.services.webhooks import create_webhook_endpoint
 from market.services.orders import place_ask, place_bid
 from tests.factories import UserFactory
 from tests.market.conftest import Market, demo, funded
+from tests.waiting import scaled
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +146,7 @@ def test_two_drains_at_once_never_do_the_same_row(monkeypatch):
 
     def drain() -> None:
         try:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=scaled(30))
             drain_fanout(limit=25)
         finally:
             connection.close()
@@ -154,7 +155,7 @@ def test_two_drains_at_once_never_do_the_same_row(monkeypatch):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     # Every bid announced exactly once between the two drains (25 + 15, claimed apart).
     assert sorted(announced) == sorted(b.pk for b in bids)
     assert queued() == []

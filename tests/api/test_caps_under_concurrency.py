@@ -15,6 +15,7 @@ from market.api.models import ApiToken
 from market.api.tokens import MAX_ACTIVE_TOKENS, create_api_token
 from tests.api.conftest import client_for
 from tests.factories import UserFactory
+from tests.waiting import scaled
 
 THREADS = 8
 
@@ -25,7 +26,7 @@ def post_at_once(client, path: str, bodies: list[dict]) -> list[tuple[int, dict]
 
     def send(body: dict) -> None:
         try:
-            start.wait(timeout=30)
+            start.wait(timeout=scaled(30))
             response = client.post(path, body, "json")
             results.append((response.status_code, response.json()))
         finally:
@@ -35,7 +36,7 @@ def post_at_once(client, path: str, bodies: list[dict]) -> list[tuple[int, dict]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     assert len(results) == len(bodies)
     return results
 

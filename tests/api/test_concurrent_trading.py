@@ -20,6 +20,7 @@ from tests.api.conftest import client_for
 from tests.factories import UserFactory
 from tests.market.conftest import Market
 from tests.market.helpers import assert_market_invariants, balance
+from tests.waiting import scaled
 
 THREADS = 8
 OPS_PER_THREAD = 18
@@ -63,7 +64,7 @@ def test_racing_bids_asks_and_cancels_over_http_keep_the_ledger_balanced():
         try:
             with connection.cursor() as cursor:
                 cursor.execute("SET lock_timeout = '30s'")
-            start.wait(timeout=30)
+            start.wait(timeout=scaled(30))
             for op in range(OPS_PER_THREAD):
                 user = rng.choice(buyers + sellers)
                 client = clients[user.pk]
@@ -101,7 +102,7 @@ def test_racing_bids_asks_and_cancels_over_http_keep_the_ledger_balanced():
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=180)
+        thread.join(timeout=scaled(180))
     assert [t.name for t in threads if t.is_alive()] == [], "deadlock?"
     assert failures == [], "\n".join(failures)
 

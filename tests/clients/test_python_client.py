@@ -19,6 +19,7 @@ from market.services.bot import BID_PRICE_MINOR, get_or_create_bot
 from market.services.orders import fee_for
 from tests.clients.conftest import PASSWORD, RIGHT, WRONG
 from tests.market.helpers import assert_ledger_invariants
+from tests.waiting import scaled
 
 
 @pytest.mark.django_db(transaction=True)
@@ -33,13 +34,13 @@ def test_the_client_solves_lists_and_sells_a_demo_problem(
     assert problem.verifiers[0].solution_format
 
     wrong = fm.submit(problem, WRONG)
-    verdict = fm.wait(wrong, timeout=60)
+    verdict = fm.wait(wrong, timeout=scaled(60))
     assert (verdict.verdict, verdict.is_accepted) == ("REJECTED", False)
     assert verdict.reason and verdict.seed is not None
 
     right = fm.submit("demo-factor-391", RIGHT)
     assert fm.submit(problem, RIGHT).id == right.id  # the same text: the same solution
-    assert fm.wait(right, timeout=60).is_accepted
+    assert fm.wait(right, timeout=scaled(60)).is_accepted
 
     mine = fm.my_solutions(problem=problem.id)
     assert [(s.id, s.status) for s in mine] == [(right.id, "accepted"), (wrong.id, "rejected")]

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.waiting import scaled
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # between browser steps are ordinary synchronous ones.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -100,7 +102,8 @@ def page(browser, live_server) -> Iterator[object]:
     context = browser.new_context(  # type: ignore[attr-defined]
         base_url=live_server.url, viewport={"width": 1280, "height": 900}
     )
-    context.set_default_timeout(30_000)
+    # Playwright's waits (locators, navigations) share the suite's one deadline factor.
+    context.set_default_timeout(scaled(10) * 1000)
     page = context.new_page()
     yield page
     context.close()

@@ -8,6 +8,7 @@ import pytest
 
 from market.models import Problem
 from market.services.solutions import submit_solution
+from tests.waiting import scaled
 from verifiers.selectors import get_active_version
 
 pytestmark = pytest.mark.e2e
@@ -38,7 +39,7 @@ def test_activity_badge_page_and_tokens(page, shots, demo, celery_worker, settin
         solver=user, verifier_version=get_active_version(verifier=verifier), text="1 391"
     )
     # No reload: the badge's own polling brings the count.
-    page.locator('#activity-badge [data-unread="1"]').wait_for(timeout=60_000)
+    page.locator('#activity-badge [data-unread="1"]').wait_for(timeout=scaled(60) * 1000)
     shots(page, "badge-after-verdict")
 
     page.get_by_role("link", name="Activity: 1 unread").click()

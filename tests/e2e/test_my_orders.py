@@ -9,6 +9,7 @@ from market.models import Problem
 from market.money import Money
 from market.services.orders import place_ask
 from tests.factories import UserFactory, accepted_solution
+from tests.waiting import scaled
 
 pytestmark = pytest.mark.e2e
 
@@ -37,6 +38,6 @@ def test_a_filled_bid_leaves_my_open_orders_without_a_reload(page, demo, size):
 
     # My bid (20.00) is above the bot's 10.00: the ask fills it. The book's polling brings
     # the panel along: the filled bid is gone, in the same document.
-    page.locator("#my-orders section").wait_for(state="detached", timeout=60_000)
+    page.locator("#my-orders section").wait_for(state="detached", timeout=scaled(60) * 1000)
     assert panel.get_by_role("button", name="Cancel bid at 20.00 DEMO").count() == 0
     assert page.evaluate("window.__sameDocument") is True

@@ -24,6 +24,7 @@ from tests.payments.helpers import (
     event,
     sign,
 )
+from tests.waiting import scaled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +49,7 @@ def run_together(calls: list[Callable[[], Any]]) -> list[Any]:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
     return results
 
 

@@ -15,6 +15,7 @@ from tests.factories import UserFactory
 from tests.market.helpers import snapshot
 from tests.payments.helpers import assert_payments_invariants
 from tests.payments.test_user_refunds import paid_deposit, usd
+from tests.waiting import scaled
 
 
 def api(user) -> APIClient:
@@ -67,7 +68,7 @@ def test_concurrent_full_refunds_of_one_deposit_refund_it_once(fake_stripe):
 
     def send() -> None:
         try:
-            start.wait(timeout=30)
+            start.wait(timeout=scaled(30))
             url = f"/payments/api/deposits/{deposit.pk}/refund/"
             statuses.append(client.post(url, {"amount_minor": 5_000}, "json").status_code)
         finally:
@@ -77,7 +78,7 @@ def test_concurrent_full_refunds_of_one_deposit_refund_it_once(fake_stripe):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=scaled(60))
 
     assert sorted(statuses) == [201] + [409] * 5
     assert DepositRefund.objects.filter(deposit=deposit).count() == 1

@@ -62,6 +62,15 @@ def test_production_settings_refuse_to_start_without_redis():
     assert "REDIS_URL is required when DJANGO_DEBUG=0" in result.stderr
 
 
+def test_settings_refuse_a_database_that_is_not_postgresql(tmp_path):
+    # SQLite left the product (issue 26): the engine and the ledger's guards are PL/pgSQL.
+    env = production_env(DATABASE_URL=f"sqlite:///{tmp_path / 'market.sqlite3'}")
+    result = _run("manage.py", "check", env=env)
+    assert result.returncode != 0
+    assert "DATABASE_URL must name a PostgreSQL database" in result.stderr
+    assert not (tmp_path / "market.sqlite3").exists()
+
+
 PRINT_SETTINGS = """
 import django, json
 django.setup()

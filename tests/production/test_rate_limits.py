@@ -18,6 +18,7 @@ from market.models import Order, Solution
 from market.services.accounts import grant_demo_credits
 from tests.factories import ProblemFactory, UserFactory, VerifierFactory, VerifierVersionFactory
 from tests.production.rate_burst import burst
+from tests.waiting import scaled
 from verifiers.models import VerifierVersion
 
 THREADS = 48
@@ -47,7 +48,7 @@ def _run_in_threads(count: int, target) -> list:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=scaled(120))
     assert not any(thread.is_alive() for thread in threads)
     return results
 
@@ -78,9 +79,9 @@ def test_separate_processes_share_one_atomic_counter():
     ]
     for process in processes:
         process.start()
-    results = [allowed for _ in processes for allowed in queue.get(timeout=120)]
+    results = [allowed for _ in processes for allowed in queue.get(timeout=scaled(120))]
     for process in processes:
-        process.join(timeout=60)
+        process.join(timeout=scaled(60))
         assert process.exitcode == 0
     assert len(results) == 6 * REQUESTS_PER_THREAD * 4
     assert results.count(True) == LIMIT

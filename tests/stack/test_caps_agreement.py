@@ -15,6 +15,7 @@ import redis
 
 from config import caps
 from tests.judging.conftest import PrivateRedis, wait_for
+from tests.waiting import scaled
 
 CELERY = str(Path(sys.executable).with_name("celery"))
 
@@ -64,7 +65,7 @@ def test_a_worker_with_a_raised_cap_is_named_at_web_start(
         assert caps.disagreements() == []
 
         os.killpg(worker.pid, signal.SIGTERM)  # a clean stop withdraws the entry
-        worker.wait(timeout=120)
+        worker.wait(timeout=scaled(120))
         assert not _published(private_redis.url, hostname)
     finally:
         if worker.poll() is None:

@@ -6,8 +6,7 @@ the buyer's unspent lots are consumed oldest first (FIFO) for the trade's price.
 accounts are already locked by the engine at that point, and every other writer of lots
 (deposits, refunds, disputes, withdrawals) holds the owner's AVAILABLE lock too, so the lot
 row locks taken here never wait in a cycle. A price larger than the buyer's lots (USD that
-entered before lots existed) leaves the rest unfunded: nothing to trace. SQLite (`make run`)
-has no trigger: no provenance there.
+entered before lots existed) leaves the rest unfunded: nothing to trace.
 """
 
 from django.db import migrations
@@ -47,13 +46,11 @@ DROP FUNCTION IF EXISTS payments_fund_trade();
 
 
 def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FUNCTION)
+    schema_editor.execute(FUNCTION)
 
 
 def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(REVERSE)
+    schema_editor.execute(REVERSE)
 
 
 class Migration(migrations.Migration):
