@@ -244,9 +244,14 @@ def numbers_and_names(text: str) -> bool:
 
 
 def _admitted_call(
-    function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]
+    function: Callable[..., object],
+    args: tuple[object, ...],
+    kwargs: dict[str, object],
+    admitted_text: str | None = None,
 ) -> object:
-    """Every compile below this frame (and above the verifier's next frame) is admitted."""
+    """The compiles this entry itself performs, below this frame, are admitted: not those of
+    code the admitted text runs (see ``_admitting_entry``). ``admitted_text`` is read from
+    this frame by a nested entry that sees the same text (sympify hands it to parse_expr)."""
     return function(*args, **kwargs)
 
 
@@ -259,8 +264,9 @@ def _exact(text: str) -> str:
 
 
 def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
-    if _below_admitted_entry(caller):
-        return  # the text sympy made of an admitted one
+    admitting = _admitting_entry(caller)
+    if admitting is not None and admitting.f_locals.get("admitted_text") == text:
+        return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
     if written_by_a_programmer(text):
         return _admitted(f"{entry}: a literal")
     if caller is not None:
@@ -288,13 +294,35 @@ def text_entry(function: Callable[..., object], entry: str) -> Callable[..., obj
                     raise
                 except BaseException:  # noqa: BLE001 -- fail closed
                     raise _refuse(f"the judge's guard could not check {entry}") from None
-                return _admitted_call(function, (text, *args), kwargs)
+                return _admitted_call(function, (text, *args), kwargs, text)
         return function(a, *args, **kwargs)
 
     checked.__wrapped__ = function  # type: ignore[attr-defined]
     checked.__name__ = getattr(function, "__name__", entry)
     checked.__doc__ = getattr(function, "__doc__", None)
     return checked
+
+
+# The sympy packages whose node types lambdify prints from their names, numbers and operators
+# only (whose names are checked below). Every other node type is refused: how a node is printed
+# is its own code (``sympy.codegen.ast.String`` prints its text verbatim, ``FunctionCall`` a
+# name it holds as text), and so is that of a class the verifier defines.
+PRINTED_PACKAGES = tuple(
+    f"sympy.{package}."
+    for package in (
+        "core", "functions", "matrices", "logic", "sets", "polys", "concrete", "integrals",
+        "series", "tensor", "ntheory", "simplify", "calculus",
+    )
+)  # fmt: skip
+
+
+def _printed_from_names(node: object) -> bool:
+    from sympy.core.function import AppliedUndef, UndefinedFunction
+
+    if isinstance(node, AppliedUndef | UndefinedFunction):
+        return True  # Function("f")(x): its name is checked as a plain name
+    module = getattr(type(node), "__module__", None)
+    return isinstance(module, str) and module.startswith(PRINTED_PACKAGES)
 
 
 def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0) -> None:
@@ -313,6 +341,11 @@ def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0)
         return
     elif isinstance(value, sympy.Basic):
         for node in sympy.preorder_traversal(value):
+            if not _printed_from_names(node):
+                raise _refuse(
+                    f"refused to lambdify a {type(node).__name__}: only sympy's own "
+                    "expressions are printed into code"
+                )
             names: list[object] = []
             if isinstance(node, sympy.Symbol | sympy.core.symbol.Str):
                 names.append(node.name)
@@ -412,16 +445,39 @@ def source_text(source: object) -> str:
     raise InjectionBlocked("compile of a syntax tree")
 
 
-def _below_admitted_entry(frame: types.FrameType | None) -> bool:
+def _compiled_at_run_time(code: types.CodeType) -> bool:
+    """Code that text became while the process ran (``<string>`` of eval/exec, lambdify's
+    ``<lambdifygenerated-1>``), the verifier's included: not a file's."""
+    name = code.co_filename
+    return name.startswith("<") and not name.startswith("<frozen ")
+
+
+def _admitting_entry(frame: types.FrameType | None) -> types.FrameType | None:
+    """The admitted entry (its ``_admitted_call`` frame) whose own work ``frame`` is part of.
+
+    None when code compiled at run time lies between: the admitted text is running, and what
+    it calls (``sympify("Matrix(rows)", locals={"rows": rows})`` sympifies each str of
+    ``rows``) is checked on its own, or the admitted literal would carry any text with it.
+    """
     for f in _frames(frame):
         code = f.f_code
         if code is _ADMITTED_CODE:
-            return True
+            return f
+        if _compiled_at_run_time(code):
+            return None
+    return None
+
+
+def _below_admitted_entry(frame: types.FrameType | None) -> bool:
+    if _admitting_entry(frame) is not None:
+        return True
+    for f in _frames(frame):
+        code = f.f_code
         if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
             # a library module's body runs: its own tables, no verdict data
             return _genuine_import(f)
-        if code.co_filename == VERIFIER_FILENAME:
-            return False  # the verifier's own code compiles: (a) or (b) decide
+        if _compiled_at_run_time(code):
+            return False  # the verifier's code, or code made at run time: (a) or (b) decide
     return False
 
 
