@@ -393,8 +393,36 @@ def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
     return checked
 
 
+def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
+    """``numpy.bmat("A,B; C,D")`` looks the names of its text up in its caller's namespace:
+    a solution's text would pick any value of the verifier by name. Text only when a
+    programmer wrote it; the caller's frame is the one that called this wrapper."""
+
+    def checked(obj: object, ldict: object = None, gdict: object = None) -> object:
+        if isinstance(obj, str):
+            text = _exact(obj)
+            if _state["armed"] and not written_by_a_programmer(text):
+                raise _refuse(
+                    "refused to look up the names of text that is not a literal of the "
+                    "verifier's code (numpy.bmat of a str): pass the blocks as a list"
+                )
+            if gdict is None:  # what numpy.bmat does, one frame further out
+                caller = _outside_guard()
+                if caller is None:
+                    raise _refuse("the judge's guard could not find bmat's caller")
+                ldict, gdict = caller.f_locals, caller.f_globals
+            return function(text, ldict, gdict)
+        return function(obj, ldict, gdict)
+
+    checked.__wrapped__ = function  # type: ignore[attr-defined]
+    checked.__name__ = getattr(function, "__name__", "bmat")
+    checked.__doc__ = getattr(function, "__doc__", None)
+    return checked
+
+
 def install_text_entries() -> None:
-    """Replace sympify, parse_expr and lambdify everywhere they were imported (the zygote)."""
+    """Replace sympify, parse_expr, lambdify and numpy.bmat everywhere they were imported
+    (the zygote)."""
     import importlib
 
     from sympy.core.singleton import SingletonRegistry
@@ -402,12 +430,14 @@ def install_text_entries() -> None:
     sympify_module = importlib.import_module("sympy.core.sympify")
     sympy_parser = importlib.import_module("sympy.parsing.sympy_parser")
     lambdify_module = importlib.import_module("sympy.utilities.lambdify")
+    defmatrix = importlib.import_module("numpy.matrixlib.defmatrix")
 
     sympify = text_entry(sympify_module.sympify, "sympify")
     replacements: dict[int, object] = {
         id(sympify_module.sympify): sympify,
         id(sympy_parser.parse_expr): text_entry(sympy_parser.parse_expr, "parse_expr"),
         id(lambdify_module.lambdify): lambdify_entry(lambdify_module.lambdify),
+        id(defmatrix.bmat): bmat_entry(defmatrix.bmat),
     }
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)

@@ -100,6 +100,11 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "mpmath.identify of text": lambda: mpmath.identify(1.4142135623730951, [text]),
             "pickle": lambda: __import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR."),
             "marshal": lambda: __import__("marshal").loads(__import__("marshal").dumps(VERIFIER)),
+            "a literal that sympifies what it is handed": lambda: sympy.sympify("Poly(a, x)", locals={"a": text, "x": x}),
+            "a literal whose Matrix sympifies its rows": lambda: sympy.sympify("Matrix(rows)", locals={"rows": [[text]]}),
+            "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
+            "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
+            "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
         }
         import importlib.machinery, importlib.util
 
@@ -142,7 +147,14 @@ def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> Non
             "a literal handed to a library": attempt(lambda: namespace["verify"](None)),
             "exec of an own literal": attempt(lambda: exec("y = 1", {})),
             "ast.literal_eval of run-time text": attempt(lambda: __import__("ast").literal_eval(RUNTIME(["[1, ", "2]"]))),
+            "a literal's own compile": attempt(lambda: sympy.sympify("Matrix([[1, y]])", locals={"y": 2})),
         }
+        A = numpy.eye(2)
+        def blocks():
+            B = numpy.zeros((2, 2))  # bmat reads its caller's locals, not the guard's
+            return numpy.bmat("A, B; B, A").shape
+        ok["numpy.bmat of a literal"] = attempt(blocks)
+        ok["bmat's shape"] = None if blocks() == (4, 4) else repr(blocks())
         print(json.dumps({"ok": ok, "refusal": guard.refusal()}))
         """
     )
