@@ -274,9 +274,8 @@ def _judge(job: dict[str, object]) -> None:
         if not callable(verify):
             payload = b"E\nverifier defines no callable verify(solution, rng)"
         else:
-            guard.arm(code)
+            guard.arm(code)  # one way: the child exits armed
             result = verify(solution, rng)
-            guard.disarm()
             refused = guard.refusal()
             if refused is not None:
                 # The verifier caught the refusal: the verdict still saw text that may not be
@@ -289,7 +288,6 @@ def _judge(job: dict[str, object]) -> None:
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included
-        guard.disarm()
         refused = guard.refusal()
         try:
             payload = _error_payload(exc if refused is None else guard.InjectionBlocked(refused))

@@ -62,20 +62,23 @@ _verifier_consts: list[frozenset[object]] = [frozenset()]
 
 def arm(verifier_code: types.CodeType | None = None) -> None:
     """From now on text becomes code only by the rule above; ``verifier_code`` is the module's.
-    A refusal recorded before (the verifier's module level) stays recorded."""
+    A refusal recorded before (the verifier's module level) stays recorded.
+
+    One way: once armed for a verdict, nothing disarms it (the child exits armed), and a
+    second ``arm`` (new verifier constants) is refused."""
+    if _state["armed"]:
+        raise _refuse("the judge's guard is armed once per verdict")
     if verifier_code is not None:
         _verifier_consts[0] = _consts_of(verifier_code)
     _state["armed"] = True
 
 
 def reset() -> None:
-    """The zygote, before it forks: no refusal recorded (children start from this state)."""
+    """The zygote, before it forks: no refusal recorded (children start from this state).
+    Refused once armed."""
+    if _state["armed"]:
+        raise _refuse("the judge's guard cannot be reset while a verdict runs")
     _state["refused"] = None
-    _state["armed"] = False
-
-
-def disarm() -> None:
-    _state["armed"] = False
 
 
 def refusal() -> str | None:
@@ -526,10 +529,16 @@ def _check_compile(source: object) -> None:
     )
 
 
-def _library_caller() -> bool:
-    caller = _outside_guard()
-    name = caller.f_code.co_filename if caller is not None else ""
-    return name.startswith((_STDLIB, SITE + "/", "<frozen ")) or _site_relative(name) is not None
+def _importing_a_library() -> bool:
+    """A library module's body runs, loaded by the import system's own file loader (with no
+    code made at run time between it and the guard)."""
+    for f in _frames(_outside_guard()):
+        code = f.f_code
+        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
+            return _genuine_import(f)
+        if _compiled_at_run_time(code):
+            return False
+    return False
 
 
 # Unpickling builds arbitrary objects, whoever calls it (numpy.load too). Exact (module, name)
@@ -547,10 +556,17 @@ PICKLE_ALLOWED: frozenset[tuple[str, str]] = frozenset(
 )
 # A trace or profile function sees every frame, the harness's after verify returned too.
 _TRACE_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
-# Code built from bytes, and foreign functions: only the libraries' own calls, while armed.
-_LIBRARY_ONLY_EVENTS = frozenset(
-    {"code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"}
-)
+# While armed, refused outside a library's import: what reaches every object or frame (gc's
+# walkers, other threads' frames), what makes code objects (``CodeType()``, ``code.replace``,
+# a function's ``__code__`` assigned) and foreign calls (every ``ctypes.*`` event). None of
+# them is needed by honest verifiers or by the libraries' calls in the sweep
+# (docs/python-judge.md); each could mint a "constant on the stack" or reach the guard.
+_ARMED_REFUSED_EVENTS = frozenset(
+    {"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames",
+     "code.__new__"}
+)  # fmt: skip
+_CTYPES_EVENTS = "ctypes."
+_SETATTR_EVENT = "object.__setattr__"
 
 
 def _event(event: str, args: tuple[object, ...]) -> None:
@@ -569,14 +585,18 @@ def _event(event: str, args: tuple[object, ...]) -> None:
     elif _state["armed"]:
         if event == "compile":
             _check_compile(args[0])
-        elif event in _LIBRARY_ONLY_EVENTS and not _library_caller():
+        elif event == _SETATTR_EVENT:
+            if len(args) > 1 and args[1] == "__code__" and not _importing_a_library():
+                raise _refuse("assigning a function's __code__ is not allowed in a verifier")
+        elif not _importing_a_library():  # _ARMED_REFUSED_EVENTS, ctypes.*
             raise _refuse(f"{event} is not allowed in a verifier")
 
 
 _HANDLED = frozenset(
     {"compile", "marshal.loads", "marshal.load", "pickle.find_class", "os.system"}
+    | {_SETATTR_EVENT}
     | _TRACE_EVENTS
-    | _LIBRARY_ONLY_EVENTS
+    | _ARMED_REFUSED_EVENTS
 )
 
 
@@ -593,7 +613,7 @@ def make_audit_hook(import_allowed: ImportCheck) -> Hook:
                     f"import of {name!r} is not allowed in a verifier", name=name
                 )
             return
-        if event not in _HANDLED:
+        if event not in _HANDLED and not event.startswith(_CTYPES_EVENTS):
             return
         try:
             _event(event, args)
