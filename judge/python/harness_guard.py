@@ -423,6 +423,25 @@ def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
     return checked
 
 
+def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
+    """dataclasses' factory prints each field name into the source it compiles; ``dataclass``
+    of a class whose annotations are keyed by text (``type("C", (), {"__annotations__":
+    {text: int}})``) would print that text as code. Field names must be identifiers, as
+    ``make_dataclass`` already requires: then the factory builds code from names only."""
+
+    def checked(cls: type, *args: object, **kwargs: object) -> object:
+        annotations = cls.__dict__.get("__annotations__", {})
+        if isinstance(annotations, dict):
+            for name in annotations:
+                if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
+                    raise _refuse("refused a dataclass field name that is not an identifier")
+        return function(cls, *args, **kwargs)
+
+    checked.__wrapped__ = function  # type: ignore[attr-defined]
+    checked.__name__ = getattr(function, "__name__", "_process_class")
+    return checked
+
+
 def install_text_entries() -> None:
     """Replace sympify, parse_expr, lambdify and numpy.bmat everywhere they were imported
     (the zygote)."""
@@ -451,6 +470,9 @@ def install_text_entries() -> None:
             if replacement is not None:
                 namespace[name] = replacement
     SingletonRegistry.__call__ = staticmethod(sympify)
+    import dataclasses
+
+    dataclasses._process_class = dataclass_entry(dataclasses._process_class)  # type: ignore[attr-defined]
 
 
 # --- the audit hook ---
