@@ -20,8 +20,10 @@ This is positive: whatever path the solution's text took through the verifier (a
 list, an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it
 never becomes code. sympy's entry points are wrapped (``install_text_entries``) so that the
 ORIGINAL string is checked, before sympy transforms it; the audit hook then admits exactly the
-compiles that run below an admitted entry (``_admitted_call`` on the stack, below the nearest
-frame of the verifier) and refuses the rest. Every refusal is also recorded
+compiles the admitted entry itself performs (``_admitted_call`` on the stack with no code
+compiled at run time between: what the admitted text runs is checked on its own) and refuses
+the rest. Arming is one way, and while armed what could mint a constant on the stack or reach
+the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every refusal is also recorded
 (``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if the
 verifier caught the exception. An exception inside the guard is a refusal, never a pass.
 """
