@@ -23,9 +23,10 @@ ORIGINAL string is checked, before sympy transforms it; the audit hook then admi
 compiles the admitted entry itself performs (``_admitted_call`` on the stack with no code
 compiled at run time between: what the admitted text runs is checked on its own) and refuses
 the rest. Arming is one way, and while armed what could mint a constant on the stack or reach
-the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every refusal is also recorded
-(``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if the
-verifier caught the exception. An exception inside the guard is a refusal, never a pass.
+the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every
+refusal is also recorded (``refusal()``): the harness turns a verdict that saw one into
+RUNTIME_ERROR even if the verifier caught the exception. An exception inside the guard is a
+refusal, never a pass.
 """
 
 import builtins
