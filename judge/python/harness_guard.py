@@ -16,14 +16,14 @@ pickle's ``find_class``, ``marshal.loads``, ``CodeType(...)`` -- only when:
 (c) it is ``formalmarket_verify.parse_math``, which compiles nothing (``ast.parse`` builds a
     tree; compiling a tree is refused).
 
-This is positive: whatever path the solution's text took through the verifier (a list in a
-list, an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it
-never becomes code. sympy's entry points are wrapped (``install_text_entries``) so that the
-ORIGINAL string is checked, before sympy transforms it; the audit hook then admits exactly the
-compiles the admitted entry itself performs (``_admitted_call`` on the stack with no code
-compiled at run time between: what the admitted text runs is checked on its own) and refuses
-the rest. Arming is one way, and while armed what could mint a constant on the stack or reach
-the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every
+This is positive: whatever path the solution's text took through the verifier (a list in a list,
+an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it never
+becomes code. sympy's entry points are wrapped (``harness_admission.install_text_entries``) so
+that the ORIGINAL string is checked, before sympy transforms it; the audit hook then admits
+exactly the compiles the admitted entry itself performs (``_admitted_call`` on the stack with no
+code compiled at run time between: what the admitted text runs is checked on its own) and
+refuses the rest. Arming is one way, and while armed what could mint a constant on the stack or
+reach the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every
 refusal is also recorded (``refusal()``): the harness turns a verdict that saw one into
 RUNTIME_ERROR even if the verifier caught the exception. An exception inside the guard is a
 refusal, never a pass.
@@ -128,10 +128,16 @@ def _frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
         frame = frame.f_back
 
 
+# The guard's own files: this module and the entry points' wrappers beside it.
+_GUARD_FILES = frozenset(
+    {__file__, os.path.join(os.path.dirname(__file__), "harness_admission.py")}
+)
+
+
 def _outside_guard() -> types.FrameType | None:
-    """The first frame that is not this module's (no literal depths)."""
+    """The first frame that is not the guard's (no literal depths)."""
     for frame in _frames(sys._getframe()):
-        if frame.f_code.co_filename != __file__:
+        if frame.f_code.co_filename not in _GUARD_FILES:
             return frame
     return None
 
@@ -246,7 +252,7 @@ def numbers_and_names(text: str) -> bool:
     return True
 
 
-# --- the entry points: the original string is checked before sympy transforms it ---
+# --- what the entry points (harness_admission.py) run their admitted call under ---
 
 
 def _admitted_call(
@@ -267,215 +273,6 @@ _ADMITTED_CODE = _admitted_call.__code__
 def _exact(text: str) -> str:
     # A str subclass could answer `in` and `replace` its own way: check and parse a real str.
     return text if type(text) is str else str.__getitem__(text, slice(None))
-
-
-def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
-    admitting = _admitting_entry(caller)
-    if admitting is not None and admitting.f_locals.get("admitted_text") == text:
-        return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
-    if written_by_a_programmer(text):
-        return _admitted(f"{entry}: a literal")
-    if caller is not None:
-        relative = _site_relative(caller.f_code.co_filename)
-        if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
-            return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
-    raise _refuse(
-        f"refused to {entry} text that is not a literal of the verifier's code "
-        "(a solution is parsed with formalmarket_verify.parse_math)"
-    )
-
-
-def text_entry(function: Callable[..., object], entry: str) -> Callable[..., object]:
-    """Wrap sympify/parse_expr: a ``str`` argument must be written by a programmer."""
-
-    def checked(a: object, *args: object, **kwargs: object) -> object:
-        if isinstance(a, str) and _state["armed"]:
-            positional = args[2] if entry == "sympify" and len(args) > 2 else False
-            strict = kwargs.get("strict", positional)
-            if not strict:  # sympify(strict=True) refuses every str itself, compiling nothing
-                text = _exact(a)
-                try:
-                    _admit_text(entry, text, _outside_guard())
-                except InjectionBlocked:
-                    raise
-                except BaseException:  # noqa: BLE001 -- fail closed
-                    raise _refuse(f"the judge's guard could not check {entry}") from None
-                return _admitted_call(function, (text, *args), kwargs, text)
-        return function(a, *args, **kwargs)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", entry)
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
-
-
-# The sympy packages whose node types lambdify prints from their names, numbers and operators
-# only (whose names are checked below). Every other node type is refused: how a node is printed
-# is its own code (``sympy.codegen.ast.String`` prints its text verbatim, ``FunctionCall`` a
-# name it holds as text), and so is that of a class the verifier defines.
-PRINTED_PACKAGES = tuple(
-    f"sympy.{package}."
-    for package in (
-        "core", "functions", "matrices", "logic", "sets", "polys", "concrete", "integrals",
-        "series", "tensor", "ntheory", "simplify", "calculus",
-    )
-)  # fmt: skip
-
-
-def _printed_from_names(node: object) -> bool:
-    from sympy.core.function import AppliedUndef, UndefinedFunction
-
-    if isinstance(node, AppliedUndef | UndefinedFunction):
-        return True  # Function("f")(x): its name is checked as a plain name
-    module = getattr(type(node), "__module__", None)
-    return isinstance(module, str) and module.startswith(PRINTED_PACKAGES)
-
-
-def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0) -> None:
-    """What lambdify prints verbatim into code: every name must be a plain identifier."""
-    import numpy
-    import sympy
-    from sympy.core.function import AppliedUndef, UndefinedFunction
-    from sympy.matrices import MatrixBase
-
-    if depth > 50:
-        raise _refuse("refused to lambdify an object nested this deeply")
-    if isinstance(value, str):
-        if not (plain_name(value) or written_by_a_programmer(_exact(value))):
-            raise _refuse("refused to lambdify text that is not a literal of the verifier's code")
-    elif value is None or isinstance(value, bool | int | float | complex | numpy.number):
-        return
-    elif isinstance(value, sympy.Basic):
-        for node in sympy.preorder_traversal(value):
-            if not _printed_from_names(node):
-                raise _refuse(
-                    f"refused to lambdify a {type(node).__name__}: only sympy's own "
-                    "expressions are printed into code"
-                )
-            names: list[object] = []
-            if isinstance(node, sympy.Symbol | sympy.core.symbol.Str):
-                names.append(node.name)
-            if isinstance(node, AppliedUndef) or isinstance(node, UndefinedFunction):
-                names.append(getattr(node, "name", None) or type(node).__name__)
-            for name in names:
-                if not plain_name(name):
-                    raise _refuse("refused to lambdify a name that is not a plain identifier")
-    elif isinstance(value, MatrixBase):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _vet_lambdify(key, caller, depth + 1)
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, types.ModuleType) or callable(value):
-        return  # modules=/namespace entries: objects, not text
-    elif isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc":
-        return
-    else:
-        raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
-
-
-def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
-    def checked(*args: object, **kwargs: object) -> object:
-        if _state["armed"]:
-            caller = _outside_guard()
-            try:
-                for value in (*args, *kwargs.values()):
-                    _vet_lambdify(value, caller)
-            except InjectionBlocked:
-                raise
-            except BaseException:  # noqa: BLE001 -- fail closed
-                raise _refuse("the judge's guard could not check lambdify") from None
-            _admitted("lambdify: plain names")
-            return _admitted_call(function, args, kwargs)
-        return function(*args, **kwargs)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "lambdify")
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
-
-
-def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
-    """``numpy.bmat("A,B; C,D")`` looks the names of its text up in its caller's namespace:
-    a solution's text would pick any value of the verifier by name. Text only when a
-    programmer wrote it; the caller's frame is the one that called this wrapper."""
-
-    def checked(obj: object, ldict: object = None, gdict: object = None) -> object:
-        if isinstance(obj, str):
-            text = _exact(obj)
-            if _state["armed"] and not written_by_a_programmer(text):
-                raise _refuse(
-                    "refused to look up the names of text that is not a literal of the "
-                    "verifier's code (numpy.bmat of a str): pass the blocks as a list"
-                )
-            if gdict is None:  # what numpy.bmat does, one frame further out
-                caller = _outside_guard()
-                if caller is None:
-                    raise _refuse("the judge's guard could not find bmat's caller")
-                ldict, gdict = caller.f_locals, caller.f_globals
-            return function(text, ldict, gdict)
-        return function(obj, ldict, gdict)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "bmat")
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
-
-
-def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
-    """dataclasses' factory prints each field name into the source it compiles; ``dataclass``
-    of a class whose annotations are keyed by text (``type("C", (), {"__annotations__":
-    {text: int}})``) would print that text as code. Field names must be identifiers, as
-    ``make_dataclass`` already requires: then the factory builds code from names only."""
-
-    def checked(cls: type, *args: object, **kwargs: object) -> object:
-        annotations = cls.__dict__.get("__annotations__", {})
-        if isinstance(annotations, dict):
-            for name in annotations:
-                if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
-                    raise _refuse("refused a dataclass field name that is not an identifier")
-        return function(cls, *args, **kwargs)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "_process_class")
-    return checked
-
-
-def install_text_entries() -> None:
-    """Replace sympify, parse_expr, lambdify and numpy.bmat everywhere they were imported
-    (the zygote)."""
-    import importlib
-
-    from sympy.core.singleton import SingletonRegistry
-
-    sympify_module = importlib.import_module("sympy.core.sympify")
-    sympy_parser = importlib.import_module("sympy.parsing.sympy_parser")
-    lambdify_module = importlib.import_module("sympy.utilities.lambdify")
-    defmatrix = importlib.import_module("numpy.matrixlib.defmatrix")
-
-    sympify = text_entry(sympify_module.sympify, "sympify")
-    replacements: dict[int, object] = {
-        id(sympify_module.sympify): sympify,
-        id(sympy_parser.parse_expr): text_entry(sympy_parser.parse_expr, "parse_expr"),
-        id(lambdify_module.lambdify): lambdify_entry(lambdify_module.lambdify),
-        id(defmatrix.bmat): bmat_entry(defmatrix.bmat),
-    }
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
-            continue
-        for name, value in list(namespace.items()):
-            replacement = replacements.get(id(value))
-            if replacement is not None:
-                namespace[name] = replacement
-    SingletonRegistry.__call__ = staticmethod(sympify)
-    import dataclasses
-
-    dataclasses._process_class = dataclass_entry(dataclasses._process_class)  # type: ignore[attr-defined]
 
 
 # --- the audit hook ---
@@ -661,68 +458,3 @@ def refuse_thread_tracing() -> None:
     for name in ("settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads"):
         if hasattr(threading, name):
             setattr(threading, name, _refused)
-
-
-# --- what honest code needs: the sweep measured under the rule, and the zygote's warm-up ---
-
-
-def honest_calls() -> list[tuple[str, Callable[[], object]]]:
-    """Common library calls of honest verifiers (docs/python-judge.md lists what the rule did
-    with them). The zygote runs them once before it forks, so that a verdict's first call of
-    any of them finds its lazy imports and caches warm."""
-    import collections
-    import dataclasses
-
-    import mpmath
-    import numpy
-    import scipy.integrate
-    import scipy.optimize
-    import scipy.stats
-    import sympy
-
-    x, y, t = sympy.symbols("x y t")
-    f = sympy.Function("f")
-
-    @dataclasses.dataclass(frozen=True)
-    class Pair:
-        left: int
-        right: int
-
-    return [
-        ("sympify of a literal", lambda: sympy.sympify("x**2 + 2*x + 1")),
-        ("S of a literal", lambda: sympy.S("1/3")),
-        ("Poly of a literal", lambda: sympy.Poly("x**2 + 1", x)),
-        ("factor", lambda: sympy.factor(x**4 - 5 * x**2 + 4)),
-        ("factorint", lambda: sympy.factorint(391)),
-        ("solve", lambda: sympy.solve(x**2 - 2, x)),
-        ("integrate", lambda: sympy.integrate(sympy.sin(t) ** 2, (t, 0, sympy.pi))),
-        ("simplify", lambda: sympy.simplify(sympy.sin(x) ** 2 + sympy.cos(x) ** 2)),
-        ("nsimplify", lambda: sympy.nsimplify(1.4142135623730951)),
-        ("nsimplify with constants", lambda: sympy.nsimplify(6.283185307179586, [sympy.pi])),
-        ("dsolve", lambda: sympy.dsolve(f(x).diff(x) - f(x), f(x))),
-        ("diophantine", lambda: sympy.diophantine(x**2 - 2 * y**2 - 1)),
-        ("groebner", lambda: sympy.groebner([x**2 + y, x * y - 1], x, y)),
-        ("Poly roots", lambda: sympy.Poly(x**3 - 6 * x**2 + 11 * x - 6, x).all_roots()),
-        ("Matrix inverse", lambda: sympy.Matrix([[2, 1], [1, 1]]).inv()),
-        ("limit", lambda: sympy.limit(sympy.sin(x) / x, x, 0)),
-        ("series", lambda: sympy.series(sympy.exp(x), x, 0, 5)),
-        ("minimal_polynomial", lambda: sympy.minimal_polynomial(sympy.sqrt(2) + 1, x)),
-        ("lambdify numpy", lambda: sympy.lambdify(x, x**2 + 1, "numpy")(numpy.arange(3.0))),
-        ("lambdify math", lambda: sympy.lambdify((x, y), sympy.sin(x) * y, "math")(0.5, 2.0)),
-        ("scipy quad", lambda: scipy.integrate.quad(numpy.sin, 0, numpy.pi)),
-        ("scipy brentq", lambda: scipy.optimize.brentq(lambda v: v**2 - 2, 0, 2)),
-        ("scipy linprog", lambda: scipy.optimize.linprog([1, 1], A_ub=[[-1, -1]], b_ub=[-1])),
-        ("scipy solve_ivp", lambda: scipy.integrate.solve_ivp(lambda s, v: -v, (0, 1), [1.0])),
-        ("scipy stats norm", lambda: scipy.stats.norm(0, 1).cdf(0.5)),
-        ("scipy stats binom", lambda: scipy.stats.binom.pmf(3, 10, 0.5)),
-        ("mpmath quad", lambda: mpmath.quad(mpmath.sin, [0, mpmath.pi])),
-        ("mpmath findroot", lambda: mpmath.findroot(lambda v: v**2 - 2, 1.5)),
-        ("namedtuple", lambda: collections.namedtuple("Point", "a b")),
-        ("dataclass", lambda: Pair(1, 2)),
-    ]
-
-
-def warm() -> None:
-    """Run the honest calls once (the zygote, unarmed, before it forks)."""
-    for _name, call in honest_calls():
-        call()

@@ -23,10 +23,11 @@ DEMO = ROOT / "market" / "demo" / "python"
 PRELUDE = """
 import json, sys
 from judge.python import harness_guard as guard
+from judge.python import harness_admission, harness_sweep
 from judge.python.imports import import_allowed
 sys.addaudithook(guard.make_audit_hook(import_allowed))
 import mpmath, numpy, scipy, sympy
-guard.install_text_entries()
+harness_admission.install_text_entries()
 RUNTIME = "".join
 VERIFIER = compile(VERIFIER_SOURCE, "<verifier>", "exec")
 guard.arm(VERIFIER)
@@ -59,7 +60,7 @@ def test_the_honest_sweep_is_never_refused_twice_in_a_row() -> None:
         """
         refused = []
         for round in (1, 2):
-            for name, call in guard.honest_calls():
+            for name, call in harness_sweep.honest_calls():
                 message = attempt(call)
                 if message:
                     refused.append(f"{round} {name}: {message}")
