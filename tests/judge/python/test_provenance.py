@@ -106,6 +106,8 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
             "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
             "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
+            "nsimplify with a constant of text": lambda: sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])]),
+            "nsimplify below a literal, with a constant of text": lambda: sympy.sympify("nsimplify(1.5, [c])", locals={"c": text}),
             "a dataclass field named by text": lambda: __import__("dataclasses").dataclass(type("R", (), {"__annotations__": {RUNTIME(["a=0,", "*b"]): int}})),
         }
         import importlib.machinery, importlib.util
