@@ -23,6 +23,7 @@ try:  # imported as part of the judge package (tests, mypy)
         _admitted_call,
         _admitting_entry,
         _exact,
+        _importing_a_library,
         _outside_guard,
         _refuse,
         _site_relative,
@@ -39,6 +40,7 @@ except ImportError:  # inside the sandbox: beside harness_guard.py
         _admitted_call,
         _admitting_entry,
         _exact,
+        _importing_a_library,
         _outside_guard,
         _refuse,
         _site_relative,
@@ -55,6 +57,8 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
         return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
     if written_by_a_programmer(text):
         return _admitted(f"{entry}: a literal")
+    if _importing_a_library():  # a library module's body, as for its compiles
+        return _admitted(f"{entry}: a library module's body")
     if caller is not None:
         relative = _site_relative(caller.f_code.co_filename)
         if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
