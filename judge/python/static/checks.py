@@ -19,8 +19,8 @@ from judge.python.static.rules import (
     PATTERN_METHODS,
     PROPAGATORS,
     SAFE_CALLABLE_VALUES,
-    SANITISERS,
     SHORT_ADVICE,
+    is_sanitiser,
 )
 from judge.python.static.scope import Scope, all_params_of, root_name
 
@@ -62,6 +62,12 @@ class Checker:
             self.check_operands(node, node.left, node.right, _OPERATORS[type(node.op)], tainted)
         elif isinstance(node, ast.AugAssign):
             symbol = _OPERATORS[type(node.op)] + "="
+            if (
+                isinstance(node.target, ast.Attribute | ast.Subscript)
+                and self.a.is_tainted(node.value, tainted)
+                and self.flag_unrooted(node.target.value, node)
+            ):
+                return
             if self.a.is_tainted(node.value, tainted) and not self.a.plain.plain_before_augmented(
                 node.target, self.scope(node)
             ):
@@ -101,6 +107,8 @@ class Checker:
             return
         if not isinstance(target, ast.Attribute | ast.Subscript):
             return
+        if self.flag_unrooted(target.value, at):
+            return
         holder = target.value
         root = root_name(target)
         scope = self.scope(target)
@@ -117,9 +125,25 @@ class Checker:
             at,
             "store",
             f"the solution is stored into {self.describe(target)}, an object the checks cannot "
-            "follow (a library object may convert it with sympify); keep it in a local "
+            "follow (a library object may convert it with sympify); instead, keep it in a local "
             "variable, a list or a dict",
         )
+
+    def flag_unrooted(self, holder: ast.AST, at: ast.AST) -> bool:
+        """Refuse storing the solution into a holder not reached from a name through
+        ``[...]``/``.attr`` (``table.setdefault(k, []).append(text)``, ``next(it).append``,
+        ``(r := []).append``): what holds it then is not known by any name the checks
+        follow. A rule at the store itself, not a flow to follow."""
+        if root_name(holder) is not None:
+            return False
+        self.a.flag(
+            at,
+            "store",
+            f"the solution is stored into {self.describe(holder)}, which is not a variable "
+            "(or an element of one) that the checks can follow; instead, name the list or "
+            "dict first (rows = table.setdefault(k, []); rows.append(text))",
+        )
+        return True
 
     def check_operands(
         self, node: ast.AST, left: ast.AST, right: ast.AST, symbol: str, tainted: set[str]
@@ -224,7 +248,7 @@ class Checker:
             if keyword.arg is None:
                 a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
-        if name in SANITISERS or name in EXCEPTION_CLASSES:
+        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in EXCEPTION_CLASSES:
             return  # a number/bool comes out; an exception only stores its arguments
         if name in LIBRARY_PARSERS:
             if (
@@ -272,6 +296,13 @@ class Checker:
         a = self.a
         attr = func.attr
         scope = self.scope(node)
+        stored = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if (
+            attr in MUTATORS
+            and any(a.is_tainted(argument, tainted) for argument in stored)
+            and self.flag_unrooted(func.value, node)
+        ):
+            return
         if receiver_tainted:
             own = [
                 method
@@ -422,5 +453,5 @@ class Checker:
             node,
             name,
             f"{name}() would call {self.describe(function)} with the solution; "
-            "pass a lambda or a function of the verifier (analysed), or a listed builtin",
+            "instead, pass a lambda or a function of the verifier (analysed), or a listed builtin",
         )

@@ -378,7 +378,7 @@ class MixedContainers:
             "mixed container",
             f"a container would hold a value derived from the solution together with {shown}, "
             "which is not plain data (builtin operations on the container, such as sum(), "
-            "would then hand the solution's text to it); keep library objects in containers "
-            "of their own, and turn the solution's parts into numbers or parse_math() results "
-            "before mixing",
+            "would then hand the solution's text to it); instead, keep library objects in "
+            "containers of their own, and turn the solution's parts into numbers or parse_math() "
+            "results before mixing",
         )

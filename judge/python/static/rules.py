@@ -17,6 +17,19 @@ SANITISERS = frozenset(
     {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
      "callable", "type", "id", "fractions.Fraction", "decimal.Decimal"}
 )  # fmt: skip
+# type() is a sanitiser with one argument only: type(name, bases, namespace) builds a class
+# whose attributes hold whatever the namespace held.
+ONE_ARGUMENT_SANITISERS = frozenset({"type"})
+
+
+def is_sanitiser(name: str | None, arguments: int) -> bool:
+    """Whether a call of ``name`` with this many arguments returns nothing of them but plain
+    numbers, booleans or types."""
+    if name in ONE_ARGUMENT_SANITISERS:
+        return arguments == 1
+    return name in SANITISERS
+
+
 # The verifier library's parsers: their result is a sympy object the library built itself from
 # a validated syntax tree. Only the text (first argument) may come from the solution.
 LIBRARY_PARSERS = frozenset(

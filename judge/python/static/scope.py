@@ -73,7 +73,16 @@ class ModuleIndex:
         self.import_bound: set[str] = set()
         self.global_names: set[str] = set()
         self._free: dict[str, list[Binding]] | None = None
+        # ``for i, tok in enumerate(parts)``: the count's binding waits for the whole module
+        # (``i`` is an int only if ``enumerate`` is the builtin: bound nowhere in the module,
+        # and no star import that could bind it).
+        self._counts: list[tuple[Scope, ast.Name, ast.AST]] = []
         self._index(tree, tree)
+        for scope, count, iterable in self._counts:
+            if "enumerate" in self.binding_sites or self.star_heads:
+                self._bind(scope, count.id, "iter", iterable)
+            else:
+                self._bind(scope, count.id, "value", ast.Constant(0))
 
     # --- indexing ---
     def _bind(self, scope: Scope, name: str, kind: str, expr: ast.AST | None) -> None:
@@ -138,7 +147,21 @@ class ModuleIndex:
         elif isinstance(node, ast.NamedExpr):
             self._bind(scope, node.target.id, "value", node.value)
         elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-            self._bind_target(scope, node.target, "iter", node.iter)
+            target = node.target
+            if (
+                isinstance(node.iter, ast.Call)
+                and isinstance(node.iter.func, ast.Name)
+                and node.iter.func.id == "enumerate"
+                and len(node.iter.args) == 1
+                and not node.iter.keywords
+                and isinstance(target, ast.Tuple | ast.List)
+                and len(target.elts) == 2
+                and isinstance(target.elts[0], ast.Name)
+            ):
+                self._counts.append((scope, target.elts[0], node.iter))
+                self._bind_target(scope, target.elts[1], "iter", node.iter)
+            else:
+                self._bind_target(scope, target, "iter", node.iter)
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             self._bind_target(scope, node.optional_vars, "opaque", None)
         elif isinstance(node, ast.ExceptHandler) and node.name:

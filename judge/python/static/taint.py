@@ -18,7 +18,12 @@ import ast
 from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.resolve import Function, Resolver
-from judge.python.static.rules import LIBRARY_PARSERS, MUTATORS, SANITISERS, TAINT_SOURCES
+from judge.python.static.rules import (
+    LIBRARY_PARSERS,
+    MUTATORS,
+    TAINT_SOURCES,
+    is_sanitiser,
+)
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
@@ -47,6 +52,12 @@ class Analysis:
         # Every name found tainted in a function (any context), by id of the function: what a
         # call site in it may pass (read by the checks for arguments).
         self.scope_tainted: dict[int, set[str]] = {}
+        # Names of an enclosing function found tainted by a function nested in it (a closure
+        # that appends to the enclosing function's list), by id of the enclosing function.
+        self.closure_tainted: dict[int, set[str]] = {}
+        # The tainted names of the functions being analysed (live), by id of the function:
+        # what a nested function reads from its enclosing ones.
+        self._live: dict[int, set[str]] = {}
         self.returns: dict[Key, bool] = {}
         self._done: set[Key] = set()
         self._stack: list[Key] = []
@@ -63,7 +74,7 @@ class Analysis:
     def run(self, verify: ast.FunctionDef) -> None:
         sources = frozenset(params_of(verify)[:1] or all_params_of(verify))
         for _ in range(MAX_ROUNDS):
-            before = (set(self.global_tainted), set(self.tainted_classes), dict(self.returns))
+            before = self._state()
             self._done.clear()
             self.analyse(verify, sources)
             self.analyse_module()
@@ -81,7 +92,7 @@ class Analysis:
                         if function is verify:
                             names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
-            if (self.global_tainted, self.tainted_classes, self.returns) == before:
+            if self._state() == before:
                 return
         self.flag(
             verify,
@@ -89,6 +100,52 @@ class Analysis:
             "the analysis did not settle; instead, simplify the data flow (fewer "
             "module-level names and class attributes holding the solution)",
         )
+
+    def _state(self) -> tuple[object, ...]:
+        return (
+            set(self.global_tainted),
+            set(self.tainted_classes),
+            dict(self.returns),
+            {key: len(names) for key, names in self.closure_tainted.items()},
+            {key: len(names) for key, names in self.scope_tainted.items()},
+        )
+
+    def _enclosing(self, function: Function) -> list[Function]:
+        """The functions ``function`` is nested in, innermost first."""
+        found: list[Function] = []
+        scope = self.index.scope_of.get(id(function))
+        while scope is not None and not isinstance(scope, ast.Module):
+            found.append(scope)
+            scope = self.index.scope_of.get(id(scope))
+        return found
+
+    def _own_names(self, function: Function) -> set[str]:
+        """The names ``function`` binds itself (its locals, parameters included)."""
+        return {
+            name
+            for name, bindings in self.index.bindings.get(id(function), {}).items()
+            if any(binding.kind not in ("mutate", "inner") for binding in bindings)
+        } - self.index.global_names
+
+    def _inherited(self, function: Function) -> set[str]:
+        """Tainted names of the enclosing functions that ``function`` reads as free variables
+        (a closure that returns or stores the enclosing function's tainted values)."""
+        names: set[str] = set()
+        for outer in self._enclosing(function):
+            names |= self._live.get(id(outer), set())
+            names |= self.scope_tainted.get(id(outer), set())
+            names |= self.closure_tainted.get(id(outer), set())
+        return names - self._own_names(function)
+
+    def _export_free(self, function: Function, tainted: set[str]) -> None:
+        """A nested function that stored a tainted value under a free name (``rows.append``
+        of the enclosing ``rows``): that name is tainted in the function that binds it."""
+        free = tainted - self._own_names(function) - self.module_names
+        for name in free:
+            for outer in self._enclosing(function):
+                if name in self._own_names(outer):
+                    self.closure_tainted.setdefault(id(outer), set()).add(name)
+                    break
 
     def exit_methods(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
         return [
@@ -140,8 +197,12 @@ class Analysis:
         self._stack.append(key)
         try:
             tainted = set(tainted_names) | self.global_tainted
+            if not isinstance(function, ast.Module):
+                tainted |= self._inherited(function) | self.closure_tainted.get(id(function), set())
+            self._live[id(function)] = tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
+            self._export_free(function, tainted)
             self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
             for node in nodes:
@@ -149,6 +210,8 @@ class Analysis:
             result = self._returns_tainted(function, nodes, tainted)
         finally:
             self._stack.pop()
+            if not any(entry[0] == id(function) for entry in self._stack):
+                self._live.pop(id(function), None)
         self.returns[key] = result
         self._done.add(key)
         return result
@@ -186,10 +249,16 @@ class Analysis:
             # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
             # builtin data" by the very store that is refused.
             scope = self.index.scope_of.get(id(target), self.index.tree)
-            self._store_into_path(root_name(target), scope, tainted)
+            self._store_into_path(
+                root_name(target), scope, tainted, itself=isinstance(target.value, ast.Name)
+            )
 
-    def _store_into_path(self, root: ast.Name | None, scope: Scope, tainted: set[str]) -> None:
-        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value."""
+    def _store_into_path(
+        self, root: ast.Name | None, scope: Scope, tainted: set[str], *, itself: bool
+    ) -> None:
+        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value;
+        ``itself``: stored into root's own object (``root.append(x)``, ``root[k] = x``), not
+        deeper (``root[k].append(x)``)."""
         if root is None:
             return
         cls = self.resolver.receiver_class(root, scope)
@@ -201,11 +270,42 @@ class Analysis:
         elif self.plain.is_builtin_container(root, scope):
             # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
             tainted.add(root.id)
+        # Whatever ``root`` may share its elements with holds it too: ``other = grid.copy()``,
+        # ``for row, tok in zip(grid, parts)``, ``row = pick(grid)``. Not a flow followed but
+        # a class closed: every name read (outside an index) where ``root`` was bound.
+        # Only a list/dict/set the verifier built takes the taint: a library object must
+        # stay foreign (tainting it would count it as the solution's data).
+        tainted.update(
+            name
+            for name in self._alias_sources(root.id, scope, itself, set()) - {root.id}
+            if self.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
+        )
+
+    def _alias_sources(self, name: str, scope: Scope, itself: bool, seen: set[str]) -> set[str]:
+        """The names whose objects ``name`` may be (``itself``) or share elements with,
+        transitively: what a store into ``name`` (or into its elements) changes too."""
+        seen.add(name)
+        for binding in self.index.lookup(name, scope) or []:
+            if binding.kind in ("mutate", "inner", "aug") or binding.expr is None:
+                continue
+            # for row in grid: row is an element of grid, not grid itself.
+            shared = itself and binding.kind != "iter"
+            for source, source_itself in _sources(binding.expr, shared):
+                if source in seen or source in self.index.aliases:
+                    continue
+                if source in self.index.functions or source in self.index.classes:
+                    continue
+                self._alias_sources(source, scope, source_itself, seen)
+        return seen
 
     def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Assign):
             if self.is_tainted(node.value, tainted):
                 for target in node.targets:
+                    self.store(target, tainted)
+            for target in node.targets:
+                # pairs[text] = 1: the dict now holds the text as a key.
+                if isinstance(target, ast.Subscript) and self.is_tainted(target.slice, tainted):
                     self.store(target, tainted)
         elif isinstance(node, ast.AugAssign):
             if self.is_tainted(node.value, tainted) or self.is_tainted(node.target, tainted):
@@ -215,7 +315,16 @@ class Analysis:
                 self.store(node.target, tainted)
         elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
             if self.is_tainted(node.iter, tainted):
-                self.store(node.target, tainted)
+                target = node.target
+                if (
+                    self._enumerates(node.iter)
+                    and isinstance(target, ast.Tuple | ast.List)
+                    and len(target.elts) == 2
+                    and isinstance(target.elts[0], ast.Name)
+                ):
+                    # for i, tok in enumerate(parts): i is a count, only tok is the text.
+                    target = ast.Tuple(elts=target.elts[1:], ctx=ast.Store())
+                self.store(target, tainted)
         elif isinstance(node, ast.withitem):
             if node.optional_vars is not None and self.is_tainted(node.context_expr, tainted):
                 self.store(node.optional_vars, tainted)
@@ -233,6 +342,16 @@ class Analysis:
             self._tainted_defaults(node, tainted)
         elif isinstance(node, ast.Call):
             self._propagate_call(node, tainted)
+
+    def _enumerates(self, node: ast.AST) -> bool:
+        """``enumerate(x)`` with one positional argument: its pairs start with a plain int."""
+        return (
+            isinstance(node, ast.Call)
+            and self.index.trusted_name(node.func) == "enumerate"
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
+        )
 
     def _tainted_defaults(self, function: Function, tainted: set[str]) -> None:
         arguments = function.args
@@ -255,6 +374,7 @@ class Analysis:
 
     def _propagate_call(self, node: ast.Call, tainted: set[str]) -> None:
         func = node.func
+        self._shared_with_own_instance(node, tainted)
         if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
             # parts.append(solution): parts now holds it.
             arguments = [*node.args, *(k.value for k in node.keywords)]
@@ -267,25 +387,53 @@ class Analysis:
         ):
             self._store_in(node.args[0], node, tainted)
 
+    def _shared_with_own_instance(self, node: ast.Call, tainted: set[str]) -> None:
+        """``Keeper(rows)`` or ``keeper.adopt(rows)`` where Keeper's instances hold the
+        solution: the instance may keep ``rows`` and store the text into it later."""
+        scope = self.index.scope_of.get(id(node), self.index.tree)
+        func = node.func
+        cls = None
+        if isinstance(func, ast.Name):
+            cls = self.resolver.own_class(func.id)
+        elif isinstance(func, ast.Attribute):
+            cls = self.resolver.receiver_class(func.value, scope)
+        if cls is None or cls.name not in self.tainted_classes:
+            return
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+            root = root_name(argument)
+            if root is not None and not self.is_tainted(root, tainted):
+                self._store_into_path(root, scope, tainted, itself=argument is root)
+
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
         """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
         scope = self.index.scope_of.get(id(at), self.index.tree)
-        self._store_into_path(root_name(holder), scope, tainted)
+        self._store_into_path(
+            root_name(holder), scope, tainted, itself=isinstance(holder, ast.Name)
+        )
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
         if isinstance(node, ast.Name):
-            return node.id in tainted or (
-                node.id in self.tainted_classes and node.id in self.index.classes
+            return (
+                node.id in tainted
+                or (node.id in self.tainted_classes and node.id in self.index.classes)
+                or self._function_value_tainted(node)
             )
         if isinstance(node, ast.Constant | ast.Compare):
             return False  # a comparison is a bool once its operands pass the checks
         if isinstance(node, ast.Call):
             return self.call_tainted(node, tainted)
         if isinstance(node, ast.Lambda):
+            # lambda t=tok: t holds the text in its defaults: calling it hands the text out.
+            defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            if any(self.is_tainted(default, tainted) for default in defaults):
+                return True
             own = set(all_params_of(node))
             return self.is_tainted(node.body, tainted - own)
-        if isinstance(node, ast.Attribute | ast.Subscript | ast.Starred | ast.NamedExpr):
+        if isinstance(node, ast.NamedExpr):
+            # rows = [(r := [])]; r.append(text): rows holds what r holds, whenever it is added.
+            return self.is_tainted(node.target, tainted) or self.is_tainted(node.value, tainted)
+        if isinstance(node, ast.Attribute | ast.Subscript | ast.Starred):
             return self.is_tainted(node.value, tainted)
         if isinstance(node, ast.IfExp):
             return self.is_tainted(node.body, tainted) or self.is_tainted(node.orelse, tainted)
@@ -299,9 +447,24 @@ class Analysis:
             return False
         return any(self.is_tainted(child, tainted) for child in ast.iter_child_nodes(node))
 
+    def _function_value_tainted(self, node: ast.Name) -> bool:
+        """An own function handed on as a value (``functools.partial(get)``, ``return get``)
+        that returns the solution's data with no argument: a closure over the text, or a
+        reader of a tainted module-level name. Its callers cannot be followed, so the value
+        itself counts as the solution's data. A direct call ``get()`` is followed instead."""
+        parent = self.index.parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return False
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        functions = self.resolver.functions(node)
+        return bool(functions) and any(
+            self.analyse(function, frozenset()) for function in functions or []
+        )
+
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if name in SANITISERS or name in LIBRARY_PARSERS:
+        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in LIBRARY_PARSERS:
             return False
         if name in TAINT_SOURCES:
             return True
@@ -372,6 +535,77 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+# Calls that build a new container (or a number): storing into their result changes none
+# of their arguments (the elements are shared: an element stored into is still followed).
+_NEW_CONTAINER_CALLS = frozenset(
+    {"list", "tuple", "set", "frozenset", "dict", "sorted", "reversed", "zip", "map", "filter",
+     "enumerate", "str", "repr", "len", "sum", "min", "max", "range"}
+)  # fmt: skip
+_NEW_VALUES = (
+    ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
+    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Compare, ast.Lambda,
+)  # fmt: skip
+
+
+def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
+    """The names whose objects a value bound to ``expr`` may share, each with whether only the
+    object itself is shared (``itself``: a store into the value changes that name's object;
+    else an element of it: ``row = grid[0]``, ``rows = table.setdefault(k, [])``).
+
+    With ``itself`` false (a store deep inside the value), every name read counts but an
+    index (``grid[i]`` shares nothing with ``i``) and what a sanitiser reads; with it true, a
+    new container (a display, ``list(...)``, ``x.copy()``, ``a + b``) shares nothing."""
+    if not itself:
+        return [(name, False) for name in _read_names(expr)]
+    found: list[tuple[str, bool]] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.append((node.id, True))
+        elif isinstance(node, _NEW_VALUES):
+            continue
+        elif isinstance(node, ast.Subscript | ast.Attribute):
+            found.extend(_sources(node.value, False))
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else None
+            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name, len(node.args)):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
+                continue
+            found.extend(_sources(node, False))  # an own helper, .get(), .setdefault()...
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _read_names(expr: ast.AST) -> set[str]:
+    """The names ``expr`` reads that its value may share objects with: not an index
+    (``grid[i]`` shares nothing with ``i``), nor what a sanitiser reads."""
+    found: set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Subscript):
+            stack.append(node.value)
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and is_sanitiser(
+                node.func.id, len(node.args) + len(node.keywords)
+            ):
+                continue
+            if isinstance(node.func, ast.Attribute):
+                stack.append(node.func.value)
+            stack.extend(node.args)
+            stack.extend(keyword.value for keyword in node.keywords)
+        elif isinstance(node, ast.Constant | ast.Compare | ast.Lambda):
+            continue
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 class _NoChecks:

@@ -1,0 +1,13 @@
+"""Solution: text (a publishing attack: {'k': T}[text])."""
+
+# ruff: noqa -- an attack verifier, linted only for what it is meant to show
+# flow: {'k': T}[text]
+import sympy
+
+T = sympy.Tuple(1)
+
+
+def verify(solution, rng):
+    table = {"k": T}
+    head = table[solution.split(",")[0]]
+    return (head + tuple(solution.split(",")[1:]))[0] == 4

@@ -1,0 +1,11 @@
+"""Solution: text (a publishing attack: a, b = b, solution)."""
+
+# ruff: noqa -- an attack verifier, linted only for what it is meant to show
+# flow: a, b = b, solution
+import sympy
+
+
+def verify(solution, rng):
+    a, b = 1, 2
+    a, b = b, solution
+    return sympy.Matrix([[b]])[0, 0] == 4
