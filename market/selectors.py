@@ -20,8 +20,10 @@ from market.models import (
     Trade,
 )
 from market.money import Currency
+from market.payments.stripe_client import usd_enabled
 from verifiers.models import Verifier, VerifierStatus, VerifierVersion
 from verifiers.selectors import author_verifiers_prefetch
+from verifiers.services.publishing import publish_refusals
 
 MAX_BOOK_DEPTH = 100
 
@@ -306,3 +308,27 @@ def get_author_problem(*, problem_id: int) -> Problem:
     Not permission-checked: callers fetch through ``market.access.access_own_problem`` first.
     """
     return Problem.objects.prefetch_related(author_verifiers_prefetch()).get(pk=problem_id)
+
+
+def get_problem_publish_refusals(*, problem: Problem) -> dict[str, list[str]]:
+    """The problem's half of the publishing rule (``verifiers.services.publishing.
+    PUBLISHING_RULE``): why its first verifier cannot list it now, by field."""
+    refusals: dict[str, list[str]] = {}
+    if problem.status == ProblemStatus.RETIRED:
+        refusals["status"] = ["this problem is retired; its verifiers cannot be published"]
+    elif problem.status == ProblemStatus.DRAFT:
+        if not problem.statement_md.strip():
+            refusals.setdefault("statement_md", []).append("the problem needs a statement")
+        if problem.currency == Currency.USD and not usd_enabled():
+            refusals.setdefault("currency", []).append("USD is not enabled on this server")
+    return refusals
+
+
+def get_publish_refusals(*, verifier: Verifier) -> dict[str, list[str]]:
+    """Why publishing this verifier now would be refused, by field ({} when it would not):
+    the problem's reasons and the verifier's (``publish_refusals``), as ``publish_verifier``
+    would report them."""
+    own = publish_refusals(verifier=verifier)
+    if not own and verifier.status != VerifierStatus.DRAFT:
+        return {}  # a published verifier whose draft is the live version: nothing to publish
+    return {**get_problem_publish_refusals(problem=verifier.problem), **own}

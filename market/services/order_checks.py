@@ -14,7 +14,7 @@ from django.db import connection
 
 from market.exceptions import ClientOrderIdReused, InvalidOrder, NotFound, SolutionNotAccepted
 from market.models import Order, OrderSide, Problem, SolutionStatus
-from market.money import Money
+from market.money import Money, format_minor
 
 
 def lock_problem(problem_id: int) -> Problem:
@@ -75,7 +75,9 @@ def validate_order(*, price: Money, quantity: int) -> None:
     if price.minor < 1:
         fields["price_minor"] = ["must be a positive integer"]
     elif price.minor > settings.MARKET_MAX_PRICE_MINOR:
-        fields["price_minor"] = [f"must be at most {settings.MARKET_MAX_PRICE_MINOR}"]
+        # In the price's own units: no person (or agent) should have to read minor units.
+        top = format_minor(settings.MARKET_MAX_PRICE_MINOR, price.currency)
+        fields["price_minor"] = [f"at most {top} per copy"]
     if fields:
         raise InvalidOrder("invalid order", fields=fields)
 

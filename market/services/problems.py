@@ -8,9 +8,12 @@ object, a problem or verifier of someone else. The verifier rows themselves are 
 order is always the problem row first, then its verifier rows.
 
 - A problem and its verifiers start as drafts that only their author sees and edits.
-- Publishing needs, for the problem's first verifier, a statement and an enabled currency, plus
-  everything :func:`verifiers.services.publishing.freeze_draft` checks. A problem is published
-  with its first published verifier.
+- Publishing follows :data:`verifiers.services.publishing.PUBLISHING_RULE`: each verifier is
+  published on its own once its current draft passed a dry run; a problem is listed with its
+  first published verifier, which also needs a statement and an enabled currency
+  (:func:`market.selectors.get_problem_publish_refusals`). :func:`publish_problem` publishes
+  every draft that may be published and says which stay drafts, and why
+  (:class:`ProblemPublication`).
 - Retiring stops new submissions (versions become inactive); existing solutions, asks and
   entitlements stay valid.
 """
@@ -18,6 +21,7 @@ order is always the problem row first, then its verifier rows.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -28,7 +32,7 @@ from django.utils.text import slugify
 from market.exceptions import InvalidProblem, NotFound
 from market.models import Problem, ProblemStatus
 from market.money import Currency
-from market.payments.stripe_client import usd_enabled
+from market.selectors import get_problem_publish_refusals
 from verifiers.exceptions import NotEditable, PublishRefused
 from verifiers.models import Verifier, VerifierVersion
 from verifiers.services import publishing
@@ -115,27 +119,56 @@ def update_problem(
     return problem
 
 
-def publish_problem(*, author: AbstractBaseUser, problem: Problem) -> Problem:
-    """Publish a draft problem together with all its draft verifiers (at least one).
+@dataclass(frozen=True)
+class ProblemPublication:
+    """What :func:`publish_problem` did: the versions it published and the drafts it left,
+    each with the reasons it could not be published (by field)."""
 
-    Every draft verifier must pass the publishing checks; otherwise nothing is published.
-    Publishing an already published problem changes nothing.
+    problem: Problem
+    versions: list[VerifierVersion] = field(default_factory=list)
+    still_drafts: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+
+def publish_problem(*, author: AbstractBaseUser, problem: Problem) -> ProblemPublication:
+    """Publish every draft verifier of the problem that the publishing rule allows, listing the
+    problem with the first; the others stay drafts (the result says why).
+
+    Refused (409, every draft's reasons, nothing changed) when no draft can be published on a
+    draft problem. On a published problem with no publishable draft it changes nothing.
     """
     with transaction.atomic():
         problem = lock_own_problem(author=author, problem_id=problem.pk)
-        if problem.status == ProblemStatus.PUBLISHED:
-            return problem
         if problem.status == ProblemStatus.RETIRED:
             raise NotEditable("this problem is retired and cannot be published again")
         drafts = publishing.lock_draft_verifiers(problem_id=problem.pk)
         if not drafts:
+            if problem.status == ProblemStatus.PUBLISHED:
+                return ProblemPublication(problem=problem)
             raise PublishRefused(
                 "a problem is published with its first verifier: add one, dry-run it, publish",
                 fields={"verifiers": ["no draft verifier to publish"]},
             )
+        problem_reasons = get_problem_publish_refusals(problem=problem)
+        still_drafts: dict[str, dict[str, list[str]]] = {}
         for verifier in drafts:
+            reasons = publishing.publish_refusals(verifier=verifier)
+            if reasons or problem_reasons:
+                still_drafts[verifier.name] = {**problem_reasons, **reasons}
+        publishable = [v for v in drafts if v.name not in still_drafts]
+        if not publishable:
+            raise PublishRefused(
+                "no draft verifier can be published yet",
+                fields={
+                    f"{name}.{key}": why
+                    for name, reasons in still_drafts.items()
+                    for key, why in reasons.items()
+                },
+            )
+        versions = [
             publish_locked(problem=problem, verifier=verifier, prefix=f"{verifier.name}.")
-    return problem
+            for verifier in publishable
+        ]
+    return ProblemPublication(problem=problem, versions=versions, still_drafts=still_drafts)
 
 
 def retire_problem(*, author: AbstractBaseUser, problem: Problem) -> Problem:
@@ -168,12 +201,7 @@ def publish_locked(*, problem: Problem, verifier: Verifier, prefix: str) -> Veri
     """
     if problem.status == ProblemStatus.RETIRED:
         raise NotEditable("this problem is retired; its verifiers cannot be published")
-    refusals: dict[str, list[str]] = {}
-    if problem.status == ProblemStatus.DRAFT:
-        if not problem.statement_md.strip():
-            refusals.setdefault("statement_md", []).append("the problem needs a statement")
-        if problem.currency == Currency.USD and not usd_enabled():
-            refusals.setdefault("currency", []).append("USD is not enabled on this server")
+    refusals = get_problem_publish_refusals(problem=problem)
     version = publishing.freeze_draft(verifier=verifier, prefix=prefix, refusals=refusals)
     if problem.status == ProblemStatus.DRAFT:
         problem.status = ProblemStatus.PUBLISHED

@@ -27,8 +27,9 @@ from market.views.trading import add_domain_error
 from verifiers import selectors as verifier_selectors
 from verifiers.access import access_own_verifier
 from verifiers.drafts import draft_fingerprint
-from verifiers.models import Verifier
+from verifiers.models import DryRun, Verifier, VerifierStatus
 from verifiers.services import dry_runs
+from verifiers.services.publishing import PUBLISHING_RULE
 
 
 def _own_problem(request: HttpRequest, problem_id: int) -> Problem:
@@ -72,6 +73,7 @@ def _problem_page(
     context: dict[str, Any] = {
         "problem": problem,
         "form": form,
+        "publishing_rule": PUBLISHING_RULE,
         "is_draft": problem.status == ProblemStatus.DRAFT,
         "verifiers": verifier_selectors.list_author_verifiers(problem_id=problem.pk),
     }
@@ -109,11 +111,15 @@ def problem_edit(request: HttpRequest, problem_id: int) -> HttpResponse:
 def problem_publish(request: HttpRequest, problem_id: int) -> HttpResponse:
     problem = _own_problem(request, problem_id)
     try:
-        problem = problem_services.publish_problem(author=request.user, problem=problem)
+        publication = problem_services.publish_problem(author=request.user, problem=problem)
     except DomainError as error:
         messages.error(request, _error_text(error))
         return redirect("author-problem", problem_id=problem.pk)
-    messages.success(request, "Published: the problem is listed and takes solutions.")
+    names = ", ".join(version.verifier.name for version in publication.versions)
+    messages.success(request, f"Published with {names}: the problem is listed and takes solutions.")
+    for name, reasons in publication.still_drafts.items():
+        why = "; ".join(reason for field in reasons.values() for reason in field)
+        messages.warning(request, f"Verifier {name} stays a private draft: {why}")
     return redirect("problem-detail", slug=problem.slug)
 
 
@@ -166,6 +172,26 @@ def _dry_run_context(verifier: Verifier) -> dict[str, Any]:
         "dry_run_is_current": dry_run is not None
         and dry_run.fingerprint == draft_fingerprint(verifier),
         "poll_s": DRY_RUN_POLL_S if dry_run is not None and not dry_run.is_finished else None,
+        # When no sample ran (the draft does not compile, the static checks refused it, no
+        # Lean here), one line says why instead of a row per sample repeating it.
+        "not_run_detail": _not_run_detail(dry_run),
+    }
+
+
+def _not_run_detail(dry_run: DryRun | None) -> str:
+    results = dry_run.results if dry_run is not None else []
+    if results and all(result.get("verdict") == "NOT_RUN" for result in results):
+        return str(results[0].get("detail") or "").removeprefix("not judged: ")
+    return ""
+
+
+def _publish_context(verifier: Verifier) -> dict[str, Any]:
+    """The publish panel: the rule and what publishing now would refuse (the service's words)."""
+    refusals = selectors.get_publish_refusals(verifier=verifier)
+    return {
+        "publishing_rule": PUBLISHING_RULE,
+        "publish_refusals": refusals,
+        "draft_is_live": not refusals and verifier.status != VerifierStatus.DRAFT,
     }
 
 
@@ -177,15 +203,22 @@ def _verifier_page(
         "form": form,
         "versions": verifier.versions.order_by("-number"),
         **_dry_run_context(verifier),
+        **_publish_context(verifier),
     }
     return render(request, "market/author/verifier_edit.html", context, status=status)
 
 
 @login_required
 def verifier_dry_run_panel(request: HttpRequest, verifier_id: int) -> HttpResponse:
-    """The dry-run panel alone: what the page polls while a dry run is queued or running."""
+    """The dry-run panel alone: what the page polls while a dry run is queued or running.
+
+    Once the dry run has finished, the publish panel rides along out of band (hx-swap-oob),
+    so it stops saying a dry run is needed the moment one passed."""
     verifier = _own_verifier(request, verifier_id)
-    response = render(request, "market/author/_dry_run.html", _dry_run_context(verifier))
+    context = _dry_run_context(verifier)
+    if context["poll_s"] is None:
+        context.update(_publish_context(verifier), publish_oob=True)
+    response = render(request, "market/author/_dry_run.html", context)
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -219,8 +252,8 @@ def verifier_dry_run(request: HttpRequest, verifier_id: int) -> HttpResponse:
         dry_runs.request_dry_run(author=request.user, verifier=verifier)
     except DomainError as error:
         messages.error(request, _error_text(error))
-    else:
-        messages.info(request, "Dry run queued: a judge worker judges it; this page updates.")
+    # No "queued" flash: it would stay on the page after the dry run finished. The panel
+    # itself says queued, running, then the result (a polite live region).
     return redirect(reverse("author-verifier", kwargs={"verifier_id": verifier.pk}) + "#dry-run")
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from market import page_selectors, selectors
 from market.models import OrderStatus, Problem, Solution, SolutionStatus
 from market.money import Currency
+from market.services.bot import BID_PRICE_MINOR
 from market.views.forms import PriceForm, ProblemFilterForm, SubmitSolutionForm
 from verifiers.models import Language
 
@@ -143,6 +144,8 @@ def book_context(request: HttpRequest, problem: Problem) -> dict[str, Any]:
         "is_book_locked": bool(book.bids and best_ask is not None)
         and book.bids[0].price_minor >= best_ask,  # type: ignore[operator]
         "trades": list(selectors.list_problem_trades(problem=problem)[:20]),
+        # An empty bid side of a demo problem lasts only until the practice bot re-bids.
+        "practice_bid_minor": BID_PRICE_MINOR if problem.is_demo else None,
     }
 
 

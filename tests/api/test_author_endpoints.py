@@ -58,6 +58,10 @@ def test_the_whole_author_loop(world):
     verifier_id = verifier.json()["id"]
     assert verifier.json()["status"] == "draft" and verifier.json()["latest_dry_run"] is None
 
+    # The verifier says in advance what publishing would refuse, in the 409's own words.
+    assert verifier.json()["publish_refusals"] == {
+        "dry_run": ["run a dry run of the current draft"]
+    }
     refused = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     error = assert_error(refused, 409, "verifiers:publish-refused")
     assert error["fields"] == {"dry_run": ["run a dry run of the current draft"]}
@@ -77,6 +81,8 @@ def test_the_whole_author_loop(world):
     dry_run = judge_requested_dry_run(client, requested)
     assert dry_run["is_passed"] is True and dry_run["is_current"] is True
     assert [r["verdict"] for r in dry_run["results"]] == ["ACCEPTED", "REJECTED"]
+    ready = client.get(f"/api/v1/author/verifiers/{verifier_id}/").json()
+    assert ready["publish_refusals"] == {}
 
     published = client.post(f"/api/v1/author/verifiers/{verifier_id}/publish/")
     assert published.status_code == 201, published.content
@@ -239,3 +245,48 @@ def test_retiring_a_published_problem_keeps_its_draft_verifiers_private(world):
     stranger = world.client("solver")
     assert_error(stranger.get(f"/api/v1/verifiers/{draft['id']}/"), 404, "not-found")
     assert stranger.get(f"/api/v1/verifiers/{world.verifier.pk}/").status_code == 200
+
+
+def test_publish_problem_publishes_the_passing_verifier_and_the_other_says_why_it_waits(world):
+    client = world.client("other_author")
+    problem = client.post(
+        "/api/v1/author/problems/", {"title": "Two rules", "statement_md": "Say yes."}, "json"
+    ).json()
+    ids = []
+    for name, wrong in (("main", "no"), ("lax", "yes")):  # lax: its wrong sample is accepted
+        verifier = client.post(
+            f"/api/v1/author/problems/{problem['id']}/verifiers/",
+            {
+                "name": name,
+                "language": "python",
+                "source": YES,
+                "reference_solutions": ["yes"],
+                "wrong_solutions": [wrong],
+            },
+            "json",
+        ).json()
+        ids.append(verifier["id"])
+    refused = client.post(f"/api/v1/author/problems/{problem['id']}/publish/")
+    error = assert_error(refused, 409, "verifiers:publish-refused")
+    assert error["fields"] == {
+        "main.dry_run": ["run a dry run of the current draft"],
+        "lax.dry_run": ["run a dry run of the current draft"],
+    }
+    for verifier_id in ids:
+        judge_requested_dry_run(
+            client, client.post(f"/api/v1/author/verifiers/{verifier_id}/dry-runs/")
+        )
+
+    published = client.post(f"/api/v1/author/problems/{problem['id']}/publish/")
+
+    assert published.status_code == 200, published.content
+    body = published.json()
+    assert body["status"] == "published"
+    main, lax = body["verifiers"]
+    assert (main["status"], main["publish_refusals"]) == ("published", {})
+    assert lax["status"] == "draft"
+    assert list(lax["publish_refusals"]) == ["dry_run"]
+    assert lax["publish_refusals"]["dry_run"][0].startswith(
+        "the last dry run failed: wrong sample 1: expected REJECTED, got ACCEPTED"
+    )
+    assert VerifierVersion.objects.filter(verifier_id=ids[1]).count() == 0

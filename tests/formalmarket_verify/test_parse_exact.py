@@ -36,6 +36,41 @@ def test_a_decimal_literal_is_exactly_the_fraction_of_its_text(text: str) -> Non
     assert fractions.Fraction(int(value.p), int(value.q)) == fractions.Fraction(text)
 
 
+@st.composite
+def spelled_decimals(draw: st.DrawFn) -> str:
+    """Every way Python spells a decimal literal: `.5`, `5.`, `1_000.000_1`, `2E-7`, `3e4`."""
+    whole = draw(DIGITS | st.just(""))
+    fraction = draw(DIGITS | st.just(""))
+    exponent = draw(st.none() | st.integers(-400, 400))
+    if not whole and not fraction:
+        whole = "0"
+    if exponent is None or draw(st.booleans()) or not whole:
+        text = f"{whole}.{fraction}"
+    else:
+        text = whole  # 3e4: a decimal literal without a dot
+    if exponent is not None:
+        text += draw(st.sampled_from("eE")) + str(exponent)
+    if draw(st.booleans()) and len(text) > 2 and text[0].isdigit() and text[1].isdigit():
+        text = text[0] + "_" + text[1:]
+    return text
+
+
+@given(spelled_decimals(), st.sampled_from(["{}", "-{}", "({})", "x*{}", "({}, 1)"]))
+def test_every_spelling_of_a_decimal_is_exact_wherever_it_stands(text: str, shape: str) -> None:
+    x = sympy.Symbol("x")
+    exact = fractions.Fraction(text)
+    number = sympy.Rational(exact.numerator, exact.denominator)
+    expected = {
+        "{}": number,
+        "-{}": -number,
+        "({})": number,
+        "x*{}": x * number,
+        "({}, 1)": (number, sympy.Integer(1)),
+    }[shape]
+
+    assert parse_math(shape.format(text), {"x": x}) == expected
+
+
 @pytest.mark.parametrize(
     ("text", "wrong"),
     [

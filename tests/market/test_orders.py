@@ -173,6 +173,19 @@ def test_place_bid_refuses_invalid_price_or_quantity(problem, price_minor, quant
     assert list(error.fields) == [field]
 
 
+def test_the_price_limit_is_stated_in_the_currencys_units_not_minor_units(problem):
+    error = refused(
+        InvalidOrder,
+        "market:invalid-order",
+        place_bid,
+        buyer=funded(10**12),
+        problem=problem,
+        price=demo(100_000_001),
+        quantity=1,
+    )
+    assert error.fields == {"price_minor": ["at most 1,000,000.00 DEMO per copy"]}
+
+
 def test_place_bid_refuses_another_currency(problem):
     buyer = funded(10_000)
     error = refused(

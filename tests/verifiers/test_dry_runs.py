@@ -18,7 +18,7 @@ from tests.verifiers.test_publishing import YES
 from verifiers.exceptions import NotEditable
 from verifiers.models import DryRun, DryRunStatus, Verifier, VerifierStatus
 from verifiers.services.dry_runs import (
-    NOT_JUDGED_STATIC,
+    NOT_JUDGED_COMPILE,
     RAISED_WARNING,
     perform_dry_run,
     request_dry_run,
@@ -80,31 +80,43 @@ def test_the_worker_judges_the_draft_as_requested_not_as_edited_since():
     assert done is not None and done.is_passed is True
 
 
-def test_a_verifier_that_raises_on_a_wrong_sample_passes_with_a_warning():
+def test_a_verifier_that_raises_on_a_wrong_sample_fails_the_dry_run():
     author, verifier = _verifier(
         RAISES_ON_BAD_INPUT, reference_solutions=["3"], wrong_solutions=["4", "abc"]
     )
     done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
-    assert done is not None and done.is_passed is True
-    assert [(r["verdict"], r["reason"], r["warning"]) for r in done.results] == [
-        ("ACCEPTED", None, ""),
-        ("REJECTED", "WRONG_ANSWER", ""),
-        ("REJECTED", "RUNTIME_ERROR", RAISED_WARNING),
+    assert done is not None and done.is_passed is False
+    assert [(r["verdict"], r["reason"], r["is_ok"], r["warning"]) for r in done.results] == [
+        ("ACCEPTED", None, True, ""),
+        ("REJECTED", "WRONG_ANSWER", True, ""),
+        ("REJECTED", "RUNTIME_ERROR", False, RAISED_WARNING),
     ]
     assert "ValueError: invalid literal for int() with base 10: 'abc'" in done.results[2]["detail"]
-    assert done.summary == (
-        "passed: 3 sample(s) judged as expected; warning: the verifier raised on 1 sample(s) "
-        "instead of returning False"
+    assert done.summary.startswith("wrong sample 2: expected REJECTED, the verifier raised (")
+    assert "ValueError" in done.summary
+
+
+def test_a_verifier_that_does_not_parse_is_one_error_and_judges_no_sample():
+    author, verifier = _verifier(
+        DOES_NOT_PARSE, reference_solutions=["yes"], wrong_solutions=["a", "b", "c"]
     )
-
-
-def test_the_summary_shows_the_first_errors_message_not_only_its_type():
-    author, verifier = _verifier(DOES_NOT_PARSE, reference_solutions=["yes"])
     done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
     assert done is not None and done.is_passed is False
-    assert done.summary == "the verifier does not parse: expected ':' (line 2)"
-    # A verifier the static check refused is not judged: its samples are NOT_RUN.
-    assert [(r["verdict"], r["detail"]) for r in done.results] == [("NOT_RUN", NOT_JUDGED_STATIC)]
+    assert done.summary == "the verifier does not compile: expected ':' (line 2)"
+    assert [(r["verdict"], r["is_ok"], r["detail"]) for r in done.results] == [
+        ("NOT_RUN", False, NOT_JUDGED_COMPILE)
+    ] * 4
+
+
+def test_a_verifier_that_parses_but_does_not_compile_judges_no_sample():
+    # The parser accepts a module-level return; only the compiler refuses it. Without the
+    # compile step every sample failed on its own with the same RUNTIME_ERROR.
+    source = '"""x"""\nreturn 1\n\n\ndef verify(solution, rng):\n    return True\n'
+    author, verifier = _verifier(source, reference_solutions=["yes"], wrong_solutions=["no"])
+    done = perform_dry_run(dry_run_id=request_dry_run(author=author, verifier=verifier).pk)
+    assert done is not None and done.is_passed is False
+    assert done.summary.startswith("the verifier does not compile: 'return' outside function")
+    assert [r["verdict"] for r in done.results] == ["NOT_RUN", "NOT_RUN"]
 
 
 INJECTABLE = '''"""An expression."""

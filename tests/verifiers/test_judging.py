@@ -61,3 +61,23 @@ def test_a_lean_judgement_without_toolchain_is_a_judge_error_not_a_rejection(no_
     verdict = judge_text(verifier=lean("abbrev Spec : Prop := True\n"), text="x")
     assert verdict.verdict.value == "JUDGE_ERROR"
     assert "Lean judging is unavailable on this server" in verdict.detail
+
+
+def test_a_python_check_that_breaks_refuses_the_draft_with_one_finding(monkeypatch, caplog):
+    from judge.python.static import INTERNAL_ERROR, taint
+
+    def broken(self, verify):
+        raise AttributeError("a bug in the analysis")
+
+    monkeypatch.setattr(taint.Analysis, "run", broken)
+    source = '"""Two integers."""\n\n\ndef verify(solution, rng):\n    return False\n'
+
+    with caplog.at_level("ERROR", logger="judge.python.static"):
+        result = check_draft(
+            draft=Draft(language="python", source=source, time_limit_s=10, memory_limit_mb=256)
+        )
+
+    assert result.is_ok is False
+    assert result.errors == (INTERNAL_ERROR,)
+    assert result.solution_format == ""
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [AttributeError]

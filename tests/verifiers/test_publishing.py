@@ -21,8 +21,10 @@ from market.services.verifier_authoring import (
 )
 from tests.factories import UserFactory, accepted_solution
 from tests.verifiers.helpers import run_dry_run
+from verifiers.drafts import draft_fingerprint
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import DryRun, VerifierStatus, VerifierVersion
+from verifiers.services.publishing import publish_refusals
 
 pytestmark = pytest.mark.django_db
 
@@ -209,7 +211,7 @@ def test_retiring_stops_submissions_but_keeps_asks_and_entitlements(author, draf
         publish_verifier(author=author, verifier=verifier)
 
 
-def test_publish_problem_publishes_every_draft_verifier_or_nothing(author, draft):
+def test_publish_problem_publishes_each_passing_draft_and_says_why_the_others_stay(author, draft):
     problem, verifier = draft
     second = create_verifier(
         author=author,
@@ -219,18 +221,61 @@ def test_publish_problem_publishes_every_draft_verifier_or_nothing(author, draft
         source=YES,
         reference_solutions=["no"],
     )
-    run_dry_run(author=author, verifier=verifier)
     run_dry_run(author=author, verifier=second)  # fails: its reference is rejected
-    with pytest.raises(PublishRefused) as exc:
+    with pytest.raises(PublishRefused) as exc:  # neither can be published: nothing changes
         publish_problem(author=author, problem=problem)
-    assert list(exc.value.fields) == ["second.dry_run"]
+    assert sorted(exc.value.fields) == ["main.dry_run", "second.dry_run"]
+    assert exc.value.fields["main.dry_run"] == ["run a dry run of the current draft"]
     assert VerifierVersion.objects.count() == 0
-    update_verifier(author=author, verifier=second, reference_solutions=["yes"])
-    run_dry_run(author=author, verifier=second)
-    publish_problem(author=author, problem=problem)
-    assert VerifierVersion.objects.filter(verifier__problem=problem).count() == 2
     problem.refresh_from_db()
-    assert problem.status == ProblemStatus.PUBLISHED
+    assert problem.status == ProblemStatus.DRAFT
+
+    run_dry_run(author=author, verifier=verifier)
+    publication = publish_problem(author=author, problem=problem)
+
+    assert [v.verifier_id for v in publication.versions] == [verifier.pk]
+    assert list(publication.still_drafts) == ["second"]
+    assert publication.still_drafts["second"]["dry_run"][0].startswith("the last dry run failed")
+    problem.refresh_from_db()
+    second.refresh_from_db()
+    assert (problem.status, second.status) == (ProblemStatus.PUBLISHED, VerifierStatus.DRAFT)
+    assert publish_refusals(verifier=second) == publication.still_drafts["second"]
+
+
+def test_publish_refusals_are_what_freeze_draft_refuses(author, draft):
+    problem, verifier = draft
+    assert publish_refusals(verifier=verifier) == {
+        "dry_run": ["run a dry run of the current draft"]
+    }
+    with pytest.raises(PublishRefused) as exc:
+        publish_verifier(author=author, verifier=verifier)
+    assert exc.value.fields == {"dry_run": ["run a dry run of the current draft"]}
+    run_dry_run(author=author, verifier=verifier)
+    assert publish_refusals(verifier=verifier) == {}
+    version = publish_verifier(author=author, verifier=verifier)
+    verifier.refresh_from_db()
+    assert publish_refusals(verifier=verifier) == {}  # the draft is the live version
+    assert version.number == 1
+
+
+def test_a_verifier_that_raised_on_a_sample_is_not_published(author):
+    problem = create_problem(author=author, title="Three", statement_md="Say 3.")
+    verifier = create_verifier(
+        author=author,
+        problem=problem,
+        language="python",
+        source=YES.replace('solution.strip() == "yes"', "int(solution) == 3"),
+        reference_solutions=["3"],
+        wrong_solutions=["abc"],
+    )
+    dry_run = run_dry_run(author=author, verifier=verifier)
+    assert dry_run.is_passed is False
+    with pytest.raises(PublishRefused) as exc:
+        publish_verifier(author=author, verifier=verifier)
+    assert list(exc.value.fields) == ["dry_run"]
+    assert "the verifier raised" in exc.value.fields["dry_run"][0]
+    problem.refresh_from_db()
+    assert (problem.status, VerifierVersion.objects.count()) == (ProblemStatus.DRAFT, 0)
 
 
 def test_lean_without_a_toolchain_cannot_pass_a_dry_run_or_publish(author, no_lean_toolchain):
@@ -289,3 +334,25 @@ def test_nul_characters_are_refused_as_invalid_input(author, draft):
     assert set(exc.value.fields) == {"source", "wrong_solutions"}
     verifier.refresh_from_db()
     assert verifier.draft_source == YES
+
+
+def test_publishing_checks_the_source_afresh_whatever_the_dry_run_recorded(author, draft):
+    # publish_refusals reads the static findings a finished dry run of this exact draft
+    # recorded (the checks cost tens of milliseconds per verifier); freezing runs them again.
+    problem, verifier = draft
+    update_verifier(author=author, verifier=verifier, source=BROKEN)
+    verifier.refresh_from_db()
+    DryRun.objects.create(
+        verifier=verifier,
+        fingerprint=draft_fingerprint(verifier),
+        status="done",
+        is_passed=True,
+        summary="passed (a record the checks would not have written)",
+    )
+    assert publish_refusals(verifier=verifier) == {}
+    with pytest.raises(PublishRefused) as exc:
+        publish_verifier(author=author, verifier=verifier)
+    assert list(exc.value.fields) == ["source"]
+    assert any("two positional parameters" in e for e in exc.value.fields["source"])
+    problem.refresh_from_db()
+    assert (problem.status, VerifierVersion.objects.count()) == (ProblemStatus.DRAFT, 0)

@@ -231,3 +231,17 @@ def test_an_authors_problem_list_shows_each_problems_languages_drafts_included(d
     html = client.get(reverse("author-home")).content.decode()
     row = html.split('id="authored"')[1].split("</tr>")[1]
     assert "Draft one" in row and '<span class="badge lang">Lean</span>' in row
+
+
+def test_an_empty_demo_book_says_the_practice_bot_re_bids_and_a_real_one_does_not(db):
+    demo = ProblemFactory(is_demo=True)
+    real = ProblemFactory(is_demo=False)
+
+    demo_book = Client().get(reverse("problem-book", args=[demo.slug])).content.decode()
+    real_book = Client().get(reverse("problem-book", args=[real.slug])).content.decode()
+
+    assert (
+        '<td colspan="2" class="muted" id="no-bids">No bids this moment: the practice bot '
+        "re-bids 10.00 DEMO within seconds</td>"
+    ) in demo_book
+    assert '<td colspan="2" class="muted" id="no-bids">No bids</td>' in real_book

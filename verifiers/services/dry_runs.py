@@ -7,16 +7,17 @@
 - :func:`perform_dry_run` (worker) claims it (RUNNING, lease and heartbeat, as solutions
   are), judges every sample through :func:`verifiers.services.judging.judge_text` and
   finishes it once (DONE, ``is_passed``). Passes iff the static checks pass, there is at
-  least one reference solution, every reference solution is ACCEPTED and every wrong sample is
-  REJECTED; a judge error (no Lean toolchain on that worker) never passes. When the static
-  checks fail, the samples are not judged (NOT_RUN): the verifier cannot be published anyway.
+  least one reference solution, every reference solution is ACCEPTED, every wrong sample is
+  REJECTED and the verifier raised on none (a RUNTIME_ERROR is a red row even on a wrong
+  sample: the contract says bad input returns False); a judge error (no Lean toolchain on that
+  worker) never passes. A Python draft is compiled first: when it does not compile, or the
+  static checks fail, the samples are not judged (NOT_RUN) and the error is said once.
 - :func:`requeue_stale_dry_runs` (beat) re-sends PENDING requests whose message was lost and
   RUNNING ones whose worker died (expired claim).
 """
 
 from __future__ import annotations
 
-import ast
 import logging
 from datetime import timedelta
 from typing import Any
@@ -39,7 +40,13 @@ from verifiers.services.claims import (
     new_claim_token,
     release_claim,
 )
-from verifiers.services.judging import Draft, check_draft, judge_text, lean_toolchain_status
+from verifiers.services.judging import (
+    Draft,
+    check_draft,
+    judge_text,
+    lean_toolchain_status,
+    python_compile_error,
+)
 from verifiers.services.requeue import QueueSweep, requeue_stale
 
 logger = logging.getLogger(__name__)
@@ -47,6 +54,7 @@ logger = logging.getLogger(__name__)
 # The summary column's length (DryRun.summary); the full findings are in static_errors.
 SUMMARY_CHARS = 500
 NOT_JUDGED_STATIC = "not judged: the static checks refused the verifier (see the static errors)"
+NOT_JUDGED_COMPILE = "not judged: the verifier does not compile (see the error above)"
 
 RAISED_WARNING = (
     "the verifier raised on this sample instead of returning False: the contract says bad "
@@ -189,10 +197,10 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
                 "cannot pass here, so this verifier cannot be published from this server"
             )
             failures.append(lean_reason)
-    syntax_error = _python_syntax_error(draft)
+    syntax_error = python_compile_error(draft)
     if syntax_error:
         # The static check names only the exception type; the author needs the message.
-        failures.append(f"the verifier does not parse: {syntax_error}")
+        failures.append(f"the verifier does not compile: {syntax_error}")
     static_errors = [e for e in static.errors if not syntax_error or "syntax error" not in e]
     if not static.is_ok:
         # One finding per part, so that the summary is cut between findings, never inside one.
@@ -206,8 +214,9 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     samples += [("wrong", i, text) for i, text in enumerate(wrongs)]
     # A verifier the static check refused cannot be published: judging its samples would only
     # spend a judge worker (and run code the check refused).
-    not_run = lean_reason or ("" if static.is_ok else NOT_JUDGED_STATIC)
-    warnings = 0
+    not_run = lean_reason or (
+        NOT_JUDGED_COMPILE if syntax_error else "" if static.is_ok else NOT_JUDGED_STATIC
+    )
     for kind, index, text in samples:
         expected = Outcome.ACCEPTED if kind == "reference" else Outcome.REJECTED
         if not_run:
@@ -216,23 +225,19 @@ def _judge_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
         verdict = judge_text(verifier=draft, text=text)
         result = _sample_result(kind, index, expected, verdict, verdict.detail)
         results.append(result)
-        warnings += bool(result["warning"])
         if not result["is_ok"]:
-            failure = (
-                f"{kind} sample {index + 1}: expected {expected.value}, got {result['verdict']}"
-            )
+            got = "the verifier raised" if result["warning"] else f"got {result['verdict']}"
+            failure = f"{kind} sample {index + 1}: expected {expected.value}, {got}"
             if verdict.detail:
                 failure += f" ({_first_line(verdict.detail)})"
             failures.append(failure)
     parts = failures or [f"passed: {len(samples)} sample(s) judged as expected"]
-    if warnings:
-        parts.append(
-            f"warning: the verifier raised on {warnings} sample(s) instead of returning False"
-        )
     return {
         "is_passed": not failures,
         "summary": summarise(parts),
-        "static_errors": list(static.errors),
+        # Without the static check's bare "syntax error" entry when the compiler's message
+        # leads the summary: the page and the publish refusals say it once.
+        "static_errors": static_errors,
         "results": results,
     }
 
@@ -258,19 +263,6 @@ def summarise(parts: list[str], limit: int = SUMMARY_CHARS) -> str:
     return "; ".join(shown)
 
 
-def _python_syntax_error(draft: Draft) -> str:
-    """The parser's own message for a Python draft that does not parse, or "" (never runs it)."""
-    if draft.language != Language.PYTHON:
-        return ""
-    try:
-        ast.parse(draft.source, filename="<verifier>")
-    except SyntaxError as exc:
-        return f"{exc.msg} (line {exc.lineno})"
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        return f"{type(exc).__name__}: {exc}"[:200]
-    return ""
-
-
 def _first_line(detail: str) -> str:
     """The first error's message: e.g. "SyntaxError: invalid syntax (line 3)", not the type."""
     lines = [line.strip() for line in detail.strip().splitlines() if line.strip()]
@@ -291,6 +283,6 @@ def _sample_result(
         "detail": (detail or "")[:1000],
         "seed": verdict.seed if verdict is not None else None,
         "wall_time_s": round(verdict.wall_time_s, 3) if verdict is not None else None,
-        "is_ok": got == expected.value,
+        "is_ok": got == expected.value and not raised,
         "warning": RAISED_WARNING if raised else "",
     }

@@ -167,3 +167,19 @@ def lean_spec_declaration(source: str) -> str:
             break
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def python_compile_error(draft: Draft) -> str:
+    """The compiler's own message for a Python draft that does not compile, or "" (never runs
+    it). ``compile`` rather than ``ast.parse``: it also refuses what only the compiler sees
+    (``return`` outside a function, a misplaced ``nonlocal``), which would otherwise fail on
+    every sample as the same RUNTIME_ERROR."""
+    if draft.language != Language.PYTHON:
+        return ""
+    try:
+        compile(draft.source, "<verifier>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{exc.msg} (line {exc.lineno})"
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return ""

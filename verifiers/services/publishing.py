@@ -10,10 +10,10 @@ the caller's transaction after ``market.services.problems.lock_own_problem``.
   caps of :mod:`verifiers.budgets`, language, Lean project, sizes, no NUL character).
 - A dry run (:mod:`verifiers.services.dry_runs`, judged in a judge worker) judges a frozen
   copy of the current draft (:mod:`verifiers.drafts`) and records its fingerprint.
-- Freezing a draft needs: a finished, passing dry run of the current draft, the judge's static
-  checks and a budget within the caps. It creates a new :class:`VerifierVersion` (sha256 of the
-  source) and deactivates the previous one: solutions and asks keep pointing at the version
-  they were judged against.
+- Freezing a draft follows :data:`PUBLISHING_RULE` (the one statement of it; the pages and the
+  API show it and :func:`publish_refusals` names what is missing). It creates a new
+  :class:`VerifierVersion` (sha256 of the source) and deactivates the previous one: solutions
+  and asks keep pointing at the version they were judged against.
 """
 
 from __future__ import annotations
@@ -31,15 +31,32 @@ from verifiers.budgets import get_language_budget
 from verifiers.drafts import draft_fingerprint
 from verifiers.exceptions import InvalidVerifier, LeanUnavailable, NotEditable, PublishRefused
 from verifiers.models import (
+    DryRun,
     Language,
     LeanProject,
     Verifier,
     VerifierStatus,
     VerifierVersion,
 )
-from verifiers.services.judging import Draft, check_draft, lean_toolchain_status
+from verifiers.services.judging import (
+    Draft,
+    check_draft,
+    lean_toolchain_status,
+    python_compile_error,
+)
 
 MAX_SOURCE_BYTES = 256 * 1024
+
+# The publishing rule, stated once: the author pages and the API docs show this text, and
+# freeze_draft (through publish_refusals) enforces it. Each verifier is published on its own.
+PUBLISHING_RULE = (
+    "A verifier is published on its own, once the last dry run of its current draft has "
+    "finished and passed: the static checks pass, every reference solution is ACCEPTED, every "
+    "wrong one is REJECTED, and the verifier raised on none of them. The problem is listed "
+    "with its first published verifier (it needs a statement and an enabled currency); other "
+    "draft verifiers stay private drafts until each passes."
+)
+LEAN_REFUSAL = "Lean judging is unavailable on this server"
 # A sentinel for "argument not given" in partial updates (None can be a real value).
 UNSET: Any = object()
 # PostgreSQL text cannot hold NUL; refusing it here keeps it a 400, not a database error.
@@ -139,44 +156,17 @@ def freeze_draft(
     """
     if verifier.status == VerifierStatus.RETIRED:
         raise NotEditable("this verifier is retired and cannot be published again")
-    source_sha256 = hashlib.sha256(verifier.draft_source.encode("utf-8")).hexdigest()
-    current = verifier.versions.filter(is_active=True).order_by("-number").first()
-    if current is not None and (
-        current.sha256 == source_sha256
-        and current.time_limit_s == verifier.time_limit_s
-        and current.memory_limit_mb == verifier.memory_limit_mb
-        and current.lean_project == verifier.lean_project
-    ):
+    current = _unchanged_live_version(verifier)
+    if current is not None:
         return current  # nothing changed since the live version
 
     reasons: dict[str, list[str]] = {key: list(value) for key, value in refusals.items()}
-    budget = get_language_budget(verifier.language)
-    if (why := budget.time_refusal(verifier.time_limit_s)) is not None:
-        reasons.setdefault(prefix + "time_limit_s", []).append(why)
-    if (why := budget.memory_refusal(verifier.memory_limit_mb)) is not None:
-        reasons.setdefault(prefix + "memory_limit_mb", []).append(why)
-    lean_reason = ""
-    if verifier.language == Language.LEAN:
-        available, why = lean_toolchain_status()
-        if not available:
-            lean_reason = f"Lean judging is unavailable on this server ({why})"
-            reasons.setdefault(prefix + "language", []).append(lean_reason)
-    static = check_draft(draft=_draft_of(verifier))
-    if not static.is_ok:
-        reasons.setdefault(prefix + "source", []).extend(static.errors)
-    # Publishing never waits for a judge worker: it needs a FINISHED passing dry run of this
-    # exact draft (the page and the API say so while one is still running).
-    dry_run = verifier.dry_runs.order_by("-id").first()
-    if dry_run is None or dry_run.fingerprint != draft_fingerprint(verifier):
-        reasons.setdefault(prefix + "dry_run", []).append("run a dry run of the current draft")
-    elif not dry_run.is_finished:
-        reasons.setdefault(prefix + "dry_run", []).append(
-            "the dry run of this draft has not finished yet: publish when it has passed"
-        )
-    elif not dry_run.is_passed:
-        reasons.setdefault(prefix + "dry_run", []).append(
-            f"the last dry run failed: {dry_run.summary}"
-        )
+    for key, why in _refusals(verifier).items():
+        reasons.setdefault(prefix + key, []).extend(why)
+    lean_reason = next(
+        (why for why in reasons.get(prefix + "language", []) if why.startswith(LEAN_REFUSAL)),
+        "",
+    )
     if lean_reason:
         raise LeanUnavailable(
             f"{lean_reason}: a Lean verifier cannot be published until a server with the "
@@ -185,6 +175,12 @@ def freeze_draft(
         )
     if reasons:
         raise PublishRefused("this verifier cannot be published yet", fields=reasons)
+    # Fail closed: the checks run again on the source being frozen, whatever was recorded.
+    static = check_draft(draft=_draft_of(verifier))
+    if not static.is_ok:
+        raise PublishRefused(
+            "this verifier cannot be published yet", fields={prefix + "source": list(static.errors)}
+        )
 
     number = (verifier.versions.aggregate(n=Max("number"))["n"] or 0) + 1
     verifier.versions.filter(is_active=True).update(is_active=False)
@@ -193,7 +189,7 @@ def freeze_draft(
         number=number,
         language=verifier.language,
         source=verifier.draft_source,
-        sha256=source_sha256,
+        sha256=_source_sha256(verifier),
         time_limit_s=verifier.time_limit_s,
         memory_limit_mb=verifier.memory_limit_mb,
         lean_project=verifier.lean_project,
@@ -205,6 +201,94 @@ def freeze_draft(
         verifier.status = VerifierStatus.PUBLISHED
         verifier.save(update_fields=["status", "updated_at"])
     return version
+
+
+def publish_refusals(*, verifier: Verifier) -> dict[str, list[str]]:
+    """Why the verifier's current draft cannot be published now, by field ({} when it can).
+
+    The verifier's own half of :data:`PUBLISHING_RULE` (the problem's half, a statement and an
+    enabled currency, is the caller's). Reads only; an unchanged published draft has nothing
+    to publish and no reasons.
+    """
+    if verifier.status == VerifierStatus.RETIRED:
+        return {"status": ["this verifier is retired and cannot be published again"]}
+    if _unchanged_live_version(verifier) is not None:
+        return {}
+    return _refusals(verifier)
+
+
+def _refusals(verifier: Verifier) -> dict[str, list[str]]:
+    reasons: dict[str, list[str]] = {}
+    budget = get_language_budget(verifier.language)
+    if (why := budget.time_refusal(verifier.time_limit_s)) is not None:
+        reasons.setdefault("time_limit_s", []).append(why)
+    if (why := budget.memory_refusal(verifier.memory_limit_mb)) is not None:
+        reasons.setdefault("memory_limit_mb", []).append(why)
+    if verifier.language == Language.LEAN:
+        available, why = lean_toolchain_status()
+        if not available:
+            reasons.setdefault("language", []).append(f"{LEAN_REFUSAL} ({why})")
+    dry_run = _latest_dry_run(verifier)
+    is_current = dry_run is not None and dry_run.fingerprint == draft_fingerprint(verifier)
+    # The static checks cost tens of milliseconds, and the author API shows these reasons for
+    # every verifier: a finished dry run of this exact draft (its fingerprint covers the
+    # source) recorded their findings, so read those. Without one, the dry run is what is
+    # missing, and it runs them. freeze_draft checks afresh before publishing anyway.
+    static_errors = list(dry_run.static_errors) if is_current and dry_run.is_finished else []
+    if static_errors:
+        # The static check names only a syntax error's type; the compiler's message says where.
+        compile_error = python_compile_error(_draft_of(verifier))
+        reasons["source"] = (
+            [f"the verifier does not compile: {compile_error}"] if compile_error else static_errors
+        )
+    # Publishing never waits for a judge worker: it needs a FINISHED passing dry run of this
+    # exact draft (the page and the API say so while one is still running).
+    if dry_run is None or not is_current:
+        reasons.setdefault("dry_run", []).append("run a dry run of the current draft")
+    elif not dry_run.is_finished:
+        reasons.setdefault("dry_run", []).append(
+            "the dry run of this draft has not finished yet: publish when it has passed"
+        )
+    elif not dry_run.is_passed and static_errors:
+        # Its summary repeats the source's errors above: say them once.
+        reasons.setdefault("dry_run", []).append(
+            "the last dry run of this draft failed: fix the source first"
+        )
+    elif not dry_run.is_passed:
+        reasons.setdefault("dry_run", []).append(f"the last dry run failed: {dry_run.summary}")
+    elif any(result.get("warning") for result in dry_run.results or []):
+        # A dry run recorded before raising failed it: the rule is the same for old records.
+        reasons.setdefault("dry_run", []).append(
+            "the verifier raised on a sample instead of returning False: fix it and dry-run again"
+        )
+    return reasons
+
+
+def _latest_dry_run(verifier: Verifier) -> DryRun | None:
+    """The newest dry run, from the author selectors' prefetch when there is one."""
+    prefetched = getattr(verifier, "dry_runs_newest", None)
+    if prefetched is not None:
+        return prefetched[0] if prefetched else None
+    return verifier.dry_runs.order_by("-id").first()
+
+
+def _source_sha256(verifier: Verifier) -> str:
+    return hashlib.sha256(verifier.draft_source.encode("utf-8")).hexdigest()
+
+
+def _unchanged_live_version(verifier: Verifier) -> VerifierVersion | None:
+    """The live version when the draft is exactly it (nothing to publish), else None."""
+    # versions.all(): the author selectors' prefetch when there is one (no query per verifier).
+    active = [v for v in verifier.versions.all() if v.is_active]
+    current = max(active, key=lambda v: v.number, default=None)
+    if current is not None and (
+        current.sha256 == _source_sha256(verifier)
+        and current.time_limit_s == verifier.time_limit_s
+        and current.memory_limit_mb == verifier.memory_limit_mb
+        and current.lean_project == verifier.lean_project
+    ):
+        return current
+    return None
 
 
 def retire_verifier_row(*, verifier_id: int) -> Verifier:

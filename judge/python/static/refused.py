@@ -36,14 +36,16 @@ def _literal(node: ast.AST) -> bool:
 
 
 def _literal_call(node: ast.AST, parent: ast.AST | None) -> bool:
-    """A direct call whose text is the author's: literal positional arguments; keywords that
-    are literals or a namespace dict with literal keys (``locals={"x": X}``: it names the
-    author's symbols; a value derived from the solution there is refused by the taint checks)."""
+    """A direct call whose text is the author's: a literal text; the other arguments literals
+    or a namespace dict with literal keys, by keyword or in place (``locals={"x": X}`` or
+    ``sympify("x", {"x": X})``: it names the author's symbols; a value derived from the
+    solution there is refused by the taint checks)."""
     return (
         isinstance(parent, ast.Call)
         and parent.func is node
         and bool(parent.args)
-        and all(_literal(argument) for argument in parent.args)
+        and _literal(parent.args[0])
+        and all(_literal(argument) or _namespace(argument) for argument in parent.args[1:])
         and all(
             keyword.arg is not None and (_literal(keyword.value) or _namespace(keyword.value))
             for keyword in parent.keywords

@@ -15,6 +15,7 @@ from market.models import (
     Problem,
 )
 from market.money import Currency
+from market.selectors import get_publish_refusals
 from verifiers.models import DryRun, Language, LeanProject, Verifier
 
 
@@ -72,6 +73,7 @@ class AuthorVerifierSerializer(serializers.ModelSerializer):
     source = serializers.CharField(source="draft_source")
     versions = VerifierVersionSerializer(many=True)
     latest_dry_run = serializers.SerializerMethodField()
+    publish_refusals = serializers.SerializerMethodField()
     problem = serializers.IntegerField(source="problem_id")
 
     class Meta:
@@ -93,12 +95,21 @@ class AuthorVerifierSerializer(serializers.ModelSerializer):
             "updated_at",
             "versions",
             "latest_dry_run",
+            "publish_refusals",
         ]
 
     @extend_schema_field(DryRunSerializer(allow_null=True))
     def get_latest_dry_run(self, verifier: Verifier) -> dict[str, Any] | None:
         newest = verifier.dry_runs_newest  # type: ignore[attr-defined]  # prefetched by selectors
         return DryRunSerializer(newest[0]).data if newest else None
+
+    @extend_schema_field(
+        serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    )
+    def get_publish_refusals(self, verifier: Verifier) -> dict[str, list[str]]:
+        """Why publishing now would be refused (409), by field; {} when it would publish (or
+        the draft is the live version). The rule: ``PUBLISHING_RULE`` in docs/api.md."""
+        return get_publish_refusals(verifier=verifier)
 
 
 class AuthorProblemSerializer(serializers.ModelSerializer):

@@ -314,6 +314,18 @@ HONEST = {
             except ValueError:
                 return False
         """,
+    "sympify and S of literals with the author's namespace in place": """
+        import sympy
+        X = sympy.Symbol("x")
+        P = sympy.sympify("x**4 - 5*x**2 + 4", {"x": X})
+        Q = sympy.S("x**2 - 1", {"x": X})
+        ROOTS = {int(r) for r in sympy.solve(P * Q, X)}
+        def verify(solution, rng):
+            try:
+                return int(solution) in ROOTS
+            except ValueError:
+                return False
+        """,
 }
 
 
@@ -339,6 +351,34 @@ def test_the_authors_namespace_may_not_carry_the_solution() -> None:
 
     assert report.ok is False
     assert 5 in {flow.line for flow in report.injection_flows}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'sympy.sympify("x + 1", {"x": solution})',
+        'sympy.S("x + 1", {"x": solution})',
+        'sympy.sympify("x + 1", {solution: X})',
+        'sympy.sympify("x + 1", {"x": X}, solution)',
+        'sympy.sympify("x + 1", {**{"x": X}})',
+        'sympy.sympify("x + 1", *[{"x": X}])',
+        'sympy.sympify(solution, {"x": X})',
+    ],
+)
+def test_a_namespace_in_place_is_the_authors_only(call: str) -> None:
+    report = static_check(
+        _src(
+            f"""
+            import sympy
+            X = sympy.Symbol("x")
+            def verify(solution, rng):
+                return {call} == 4
+            """
+        )
+    )
+
+    assert report.ok is False
+    assert any(error.startswith("line 5: ") for error in report.errors), report.errors
 
 
 REFUSALS = {
