@@ -46,11 +46,15 @@ import sys
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
+    from judge.python import harness_admission as admission
     from judge.python import harness_guard as guard
+    from judge.python import harness_sweep as sweep
     from judge.python import harness_user as user
 except ImportError:  # inside the sandbox: the guard is bound beside this file
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import harness_admission as admission  # type: ignore[no-redef]
     import harness_guard as guard  # type: ignore[no-redef]
+    import harness_sweep as sweep  # type: ignore[no-redef]
     import harness_user as user  # type: ignore[no-redef]
 
     del sys.path[0]
@@ -274,9 +278,8 @@ def _judge(job: dict[str, object]) -> None:
         if not callable(verify):
             payload = b"E\nverifier defines no callable verify(solution, rng)"
         else:
-            guard.arm(code)
+            guard.arm(code)  # one way: the child exits armed
             result = verify(solution, rng)
-            guard.disarm()
             refused = guard.refusal()
             if refused is not None:
                 # The verifier caught the refusal: the verdict still saw text that may not be
@@ -289,7 +292,6 @@ def _judge(job: dict[str, object]) -> None:
     except MemoryError:
         payload = b"M"
     except BaseException as exc:  # noqa: BLE001 -- SystemExit, KeyboardInterrupt included
-        guard.disarm()
         refused = guard.refusal()
         try:
             payload = _error_payload(exc if refused is None else guard.InjectionBlocked(refused))
@@ -338,10 +340,10 @@ def _zygote() -> None:
         os._exit(1)
     _guard_find_spec()
     guard.refuse_thread_tracing()
-    guard.install_text_entries()
+    admission.install_text_entries()
     user.install_seed_sources()
     try:
-        guard.warm()  # the first verdict finds the honest calls' lazy imports and caches warm
+        sweep.warm()  # the first verdict finds the honest calls' lazy imports and caches warm
     except Exception as exc:  # noqa: BLE001
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)

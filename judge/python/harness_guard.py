@@ -16,14 +16,17 @@ pickle's ``find_class``, ``marshal.loads``, ``CodeType(...)`` -- only when:
 (c) it is ``formalmarket_verify.parse_math``, which compiles nothing (``ast.parse`` builds a
     tree; compiling a tree is refused).
 
-This is positive: whatever path the solution's text took through the verifier (a list in a
-list, an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it
-never becomes code. sympy's entry points are wrapped (``install_text_entries``) so that the
-ORIGINAL string is checked, before sympy transforms it; the audit hook then admits exactly the
-compiles that run below an admitted entry (``_admitted_call`` on the stack, below the nearest
-frame of the verifier) and refuses the rest. Every refusal is also recorded
-(``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if the
-verifier caught the exception. An exception inside the guard is a refusal, never a pass.
+This is positive: whatever path the solution's text took through the verifier (a list in a list,
+an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it never
+becomes code. sympy's entry points are wrapped (``harness_admission.install_text_entries``) so
+that the ORIGINAL string is checked, before sympy transforms it; the audit hook then admits
+exactly the compiles the admitted entry itself performs (``_admitted_call`` on the stack with no
+code compiled at run time between: what the admitted text runs is checked on its own) and
+refuses the rest. Arming is one way, and while armed what could mint a constant on the stack or
+reach the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every
+refusal is also recorded (``refusal()``): the harness turns a verdict that saw one into
+RUNTIME_ERROR even if the verifier caught the exception. An exception inside the guard is a
+refusal, never a pass.
 """
 
 import builtins
@@ -62,20 +65,23 @@ _verifier_consts: list[frozenset[object]] = [frozenset()]
 
 def arm(verifier_code: types.CodeType | None = None) -> None:
     """From now on text becomes code only by the rule above; ``verifier_code`` is the module's.
-    A refusal recorded before (the verifier's module level) stays recorded."""
+    A refusal recorded before (the verifier's module level) stays recorded.
+
+    One way: once armed for a verdict, nothing disarms it (the child exits armed), and a
+    second ``arm`` (new verifier constants) is refused."""
+    if _state["armed"]:
+        raise _refuse("the judge's guard is armed once per verdict")
     if verifier_code is not None:
         _verifier_consts[0] = _consts_of(verifier_code)
     _state["armed"] = True
 
 
 def reset() -> None:
-    """The zygote, before it forks: no refusal recorded (children start from this state)."""
+    """The zygote, before it forks: no refusal recorded (children start from this state).
+    Refused once armed."""
+    if _state["armed"]:
+        raise _refuse("the judge's guard cannot be reset while a verdict runs")
     _state["refused"] = None
-    _state["armed"] = False
-
-
-def disarm() -> None:
-    _state["armed"] = False
 
 
 def refusal() -> str | None:
@@ -122,10 +128,16 @@ def _frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
         frame = frame.f_back
 
 
+# The guard's own files: this module and the entry points' wrappers beside it.
+_GUARD_FILES = frozenset(
+    {__file__, os.path.join(os.path.dirname(__file__), "harness_admission.py")}
+)
+
+
 def _outside_guard() -> types.FrameType | None:
-    """The first frame that is not this module's (no literal depths)."""
+    """The first frame that is not the guard's (no literal depths)."""
     for frame in _frames(sys._getframe()):
-        if frame.f_code.co_filename != __file__:
+        if frame.f_code.co_filename not in _GUARD_FILES:
             return frame
     return None
 
@@ -240,13 +252,18 @@ def numbers_and_names(text: str) -> bool:
     return True
 
 
-# --- the entry points: the original string is checked before sympy transforms it ---
+# --- what the entry points (harness_admission.py) run their admitted call under ---
 
 
 def _admitted_call(
-    function: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]
+    function: Callable[..., object],
+    args: tuple[object, ...],
+    kwargs: dict[str, object],
+    admitted_text: str | None = None,
 ) -> object:
-    """Every compile below this frame (and above the verifier's next frame) is admitted."""
+    """The compiles this entry itself performs, below this frame, are admitted: not those of
+    code the admitted text runs (see ``_admitting_entry``). ``admitted_text`` is read from
+    this frame by a nested entry that sees the same text (sympify hands it to parse_expr)."""
     return function(*args, **kwargs)
 
 
@@ -256,135 +273,6 @@ _ADMITTED_CODE = _admitted_call.__code__
 def _exact(text: str) -> str:
     # A str subclass could answer `in` and `replace` its own way: check and parse a real str.
     return text if type(text) is str else str.__getitem__(text, slice(None))
-
-
-def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
-    if _below_admitted_entry(caller):
-        return  # the text sympy made of an admitted one
-    if written_by_a_programmer(text):
-        return _admitted(f"{entry}: a literal")
-    if caller is not None:
-        relative = _site_relative(caller.f_code.co_filename)
-        if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
-            return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
-    raise _refuse(
-        f"refused to {entry} text that is not a literal of the verifier's code "
-        "(a solution is parsed with formalmarket_verify.parse_math)"
-    )
-
-
-def text_entry(function: Callable[..., object], entry: str) -> Callable[..., object]:
-    """Wrap sympify/parse_expr: a ``str`` argument must be written by a programmer."""
-
-    def checked(a: object, *args: object, **kwargs: object) -> object:
-        if isinstance(a, str) and _state["armed"]:
-            positional = args[2] if entry == "sympify" and len(args) > 2 else False
-            strict = kwargs.get("strict", positional)
-            if not strict:  # sympify(strict=True) refuses every str itself, compiling nothing
-                text = _exact(a)
-                try:
-                    _admit_text(entry, text, _outside_guard())
-                except InjectionBlocked:
-                    raise
-                except BaseException:  # noqa: BLE001 -- fail closed
-                    raise _refuse(f"the judge's guard could not check {entry}") from None
-                return _admitted_call(function, (text, *args), kwargs)
-        return function(a, *args, **kwargs)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", entry)
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
-
-
-def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0) -> None:
-    """What lambdify prints verbatim into code: every name must be a plain identifier."""
-    import numpy
-    import sympy
-    from sympy.core.function import AppliedUndef, UndefinedFunction
-    from sympy.matrices import MatrixBase
-
-    if depth > 50:
-        raise _refuse("refused to lambdify an object nested this deeply")
-    if isinstance(value, str):
-        if not (plain_name(value) or written_by_a_programmer(_exact(value))):
-            raise _refuse("refused to lambdify text that is not a literal of the verifier's code")
-    elif value is None or isinstance(value, bool | int | float | complex | numpy.number):
-        return
-    elif isinstance(value, sympy.Basic):
-        for node in sympy.preorder_traversal(value):
-            names: list[object] = []
-            if isinstance(node, sympy.Symbol | sympy.core.symbol.Str):
-                names.append(node.name)
-            if isinstance(node, AppliedUndef) or isinstance(node, UndefinedFunction):
-                names.append(getattr(node, "name", None) or type(node).__name__)
-            for name in names:
-                if not plain_name(name):
-                    raise _refuse("refused to lambdify a name that is not a plain identifier")
-    elif isinstance(value, MatrixBase):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _vet_lambdify(key, caller, depth + 1)
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, types.ModuleType) or callable(value):
-        return  # modules=/namespace entries: objects, not text
-    elif isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc":
-        return
-    else:
-        raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
-
-
-def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
-    def checked(*args: object, **kwargs: object) -> object:
-        if _state["armed"]:
-            caller = _outside_guard()
-            try:
-                for value in (*args, *kwargs.values()):
-                    _vet_lambdify(value, caller)
-            except InjectionBlocked:
-                raise
-            except BaseException:  # noqa: BLE001 -- fail closed
-                raise _refuse("the judge's guard could not check lambdify") from None
-            _admitted("lambdify: plain names")
-            return _admitted_call(function, args, kwargs)
-        return function(*args, **kwargs)
-
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "lambdify")
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
-
-
-def install_text_entries() -> None:
-    """Replace sympify, parse_expr and lambdify everywhere they were imported (the zygote)."""
-    import importlib
-
-    from sympy.core.singleton import SingletonRegistry
-
-    sympify_module = importlib.import_module("sympy.core.sympify")
-    sympy_parser = importlib.import_module("sympy.parsing.sympy_parser")
-    lambdify_module = importlib.import_module("sympy.utilities.lambdify")
-
-    sympify = text_entry(sympify_module.sympify, "sympify")
-    replacements: dict[int, object] = {
-        id(sympify_module.sympify): sympify,
-        id(sympy_parser.parse_expr): text_entry(sympy_parser.parse_expr, "parse_expr"),
-        id(lambdify_module.lambdify): lambdify_entry(lambdify_module.lambdify),
-    }
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
-            continue
-        for name, value in list(namespace.items()):
-            replacement = replacements.get(id(value))
-            if replacement is not None:
-                namespace[name] = replacement
-    SingletonRegistry.__call__ = staticmethod(sympify)
 
 
 # --- the audit hook ---
@@ -412,16 +300,39 @@ def source_text(source: object) -> str:
     raise InjectionBlocked("compile of a syntax tree")
 
 
-def _below_admitted_entry(frame: types.FrameType | None) -> bool:
+def _compiled_at_run_time(code: types.CodeType) -> bool:
+    """Code that text became while the process ran (``<string>`` of eval/exec, lambdify's
+    ``<lambdifygenerated-1>``), the verifier's included: not a file's."""
+    name = code.co_filename
+    return name.startswith("<") and not name.startswith("<frozen ")
+
+
+def _admitting_entry(frame: types.FrameType | None) -> types.FrameType | None:
+    """The admitted entry (its ``_admitted_call`` frame) whose own work ``frame`` is part of.
+
+    None when code compiled at run time lies between: the admitted text is running, and what
+    it calls (``sympify("Matrix(rows)", locals={"rows": rows})`` sympifies each str of
+    ``rows``) is checked on its own, or the admitted literal would carry any text with it.
+    """
     for f in _frames(frame):
         code = f.f_code
         if code is _ADMITTED_CODE:
-            return True
+            return f
+        if _compiled_at_run_time(code):
+            return None
+    return None
+
+
+def _below_admitted_entry(frame: types.FrameType | None) -> bool:
+    if _admitting_entry(frame) is not None:
+        return True
+    for f in _frames(frame):
+        code = f.f_code
         if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
             # a library module's body runs: its own tables, no verdict data
             return _genuine_import(f)
-        if code.co_filename == VERIFIER_FILENAME:
-            return False  # the verifier's own code compiles: (a) or (b) decide
+        if _compiled_at_run_time(code):
+            return False  # the verifier's code, or code made at run time: (a) or (b) decide
     return False
 
 
@@ -440,10 +351,16 @@ def _check_compile(source: object) -> None:
     )
 
 
-def _library_caller() -> bool:
-    caller = _outside_guard()
-    name = caller.f_code.co_filename if caller is not None else ""
-    return name.startswith((_STDLIB, SITE + "/", "<frozen ")) or _site_relative(name) is not None
+def _importing_a_library() -> bool:
+    """A library module's body runs, loaded by the import system's own file loader (with no
+    code made at run time between it and the guard)."""
+    for f in _frames(_outside_guard()):
+        code = f.f_code
+        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
+            return _genuine_import(f)
+        if _compiled_at_run_time(code):
+            return False
+    return False
 
 
 # Unpickling builds arbitrary objects, whoever calls it (numpy.load too). Exact (module, name)
@@ -461,10 +378,17 @@ PICKLE_ALLOWED: frozenset[tuple[str, str]] = frozenset(
 )
 # A trace or profile function sees every frame, the harness's after verify returned too.
 _TRACE_EVENTS = frozenset({"sys.settrace", "sys.setprofile"})
-# Code built from bytes, and foreign functions: only the libraries' own calls, while armed.
-_LIBRARY_ONLY_EVENTS = frozenset(
-    {"code.__new__", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function"}
-)
+# While armed, refused outside a library's import: what reaches every object or frame (gc's
+# walkers, other threads' frames), what makes code objects (``CodeType()``, ``code.replace``,
+# a function's ``__code__`` assigned) and foreign calls (every ``ctypes.*`` event). None of
+# them is needed by honest verifiers or by the libraries' calls in the sweep
+# (docs/python-judge.md); each could mint a "constant on the stack" or reach the guard.
+_ARMED_REFUSED_EVENTS = frozenset(
+    {"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames",
+     "code.__new__"}
+)  # fmt: skip
+_CTYPES_EVENTS = "ctypes."
+_SETATTR_EVENT = "object.__setattr__"
 
 
 def _event(event: str, args: tuple[object, ...]) -> None:
@@ -483,14 +407,18 @@ def _event(event: str, args: tuple[object, ...]) -> None:
     elif _state["armed"]:
         if event == "compile":
             _check_compile(args[0])
-        elif event in _LIBRARY_ONLY_EVENTS and not _library_caller():
+        elif event == _SETATTR_EVENT:
+            if len(args) > 1 and args[1] == "__code__" and not _importing_a_library():
+                raise _refuse("assigning a function's __code__ is not allowed in a verifier")
+        elif not _importing_a_library():  # _ARMED_REFUSED_EVENTS, ctypes.*
             raise _refuse(f"{event} is not allowed in a verifier")
 
 
 _HANDLED = frozenset(
     {"compile", "marshal.loads", "marshal.load", "pickle.find_class", "os.system"}
+    | {_SETATTR_EVENT}
     | _TRACE_EVENTS
-    | _LIBRARY_ONLY_EVENTS
+    | _ARMED_REFUSED_EVENTS
 )
 
 
@@ -507,7 +435,7 @@ def make_audit_hook(import_allowed: ImportCheck) -> Hook:
                     f"import of {name!r} is not allowed in a verifier", name=name
                 )
             return
-        if event not in _HANDLED:
+        if event not in _HANDLED and not event.startswith(_CTYPES_EVENTS):
             return
         try:
             _event(event, args)
@@ -530,68 +458,3 @@ def refuse_thread_tracing() -> None:
     for name in ("settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads"):
         if hasattr(threading, name):
             setattr(threading, name, _refused)
-
-
-# --- what honest code needs: the sweep measured under the rule, and the zygote's warm-up ---
-
-
-def honest_calls() -> list[tuple[str, Callable[[], object]]]:
-    """Common library calls of honest verifiers (docs/python-judge.md lists what the rule did
-    with them). The zygote runs them once before it forks, so that a verdict's first call of
-    any of them finds its lazy imports and caches warm."""
-    import collections
-    import dataclasses
-
-    import mpmath
-    import numpy
-    import scipy.integrate
-    import scipy.optimize
-    import scipy.stats
-    import sympy
-
-    x, y, t = sympy.symbols("x y t")
-    f = sympy.Function("f")
-
-    @dataclasses.dataclass(frozen=True)
-    class Pair:
-        left: int
-        right: int
-
-    return [
-        ("sympify of a literal", lambda: sympy.sympify("x**2 + 2*x + 1")),
-        ("S of a literal", lambda: sympy.S("1/3")),
-        ("Poly of a literal", lambda: sympy.Poly("x**2 + 1", x)),
-        ("factor", lambda: sympy.factor(x**4 - 5 * x**2 + 4)),
-        ("factorint", lambda: sympy.factorint(391)),
-        ("solve", lambda: sympy.solve(x**2 - 2, x)),
-        ("integrate", lambda: sympy.integrate(sympy.sin(t) ** 2, (t, 0, sympy.pi))),
-        ("simplify", lambda: sympy.simplify(sympy.sin(x) ** 2 + sympy.cos(x) ** 2)),
-        ("nsimplify", lambda: sympy.nsimplify(1.4142135623730951)),
-        ("nsimplify with constants", lambda: sympy.nsimplify(6.283185307179586, [sympy.pi])),
-        ("dsolve", lambda: sympy.dsolve(f(x).diff(x) - f(x), f(x))),
-        ("diophantine", lambda: sympy.diophantine(x**2 - 2 * y**2 - 1)),
-        ("groebner", lambda: sympy.groebner([x**2 + y, x * y - 1], x, y)),
-        ("Poly roots", lambda: sympy.Poly(x**3 - 6 * x**2 + 11 * x - 6, x).all_roots()),
-        ("Matrix inverse", lambda: sympy.Matrix([[2, 1], [1, 1]]).inv()),
-        ("limit", lambda: sympy.limit(sympy.sin(x) / x, x, 0)),
-        ("series", lambda: sympy.series(sympy.exp(x), x, 0, 5)),
-        ("minimal_polynomial", lambda: sympy.minimal_polynomial(sympy.sqrt(2) + 1, x)),
-        ("lambdify numpy", lambda: sympy.lambdify(x, x**2 + 1, "numpy")(numpy.arange(3.0))),
-        ("lambdify math", lambda: sympy.lambdify((x, y), sympy.sin(x) * y, "math")(0.5, 2.0)),
-        ("scipy quad", lambda: scipy.integrate.quad(numpy.sin, 0, numpy.pi)),
-        ("scipy brentq", lambda: scipy.optimize.brentq(lambda v: v**2 - 2, 0, 2)),
-        ("scipy linprog", lambda: scipy.optimize.linprog([1, 1], A_ub=[[-1, -1]], b_ub=[-1])),
-        ("scipy solve_ivp", lambda: scipy.integrate.solve_ivp(lambda s, v: -v, (0, 1), [1.0])),
-        ("scipy stats norm", lambda: scipy.stats.norm(0, 1).cdf(0.5)),
-        ("scipy stats binom", lambda: scipy.stats.binom.pmf(3, 10, 0.5)),
-        ("mpmath quad", lambda: mpmath.quad(mpmath.sin, [0, mpmath.pi])),
-        ("mpmath findroot", lambda: mpmath.findroot(lambda v: v**2 - 2, 1.5)),
-        ("namedtuple", lambda: collections.namedtuple("Point", "a b")),
-        ("dataclass", lambda: Pair(1, 2)),
-    ]
-
-
-def warm() -> None:
-    """Run the honest calls once (the zygote, unarmed, before it forks)."""
-    for _name, call in honest_calls():
-        call()

@@ -119,6 +119,38 @@ def install_seed_sources() -> None:
     random.Random.seed = seed  # type: ignore[method-assign]
     random.seed = random._inst.seed
     bit_generator.randbits = randbits  # type: ignore[attr-defined]
+    _install_entropy_sources()
+
+
+def _install_entropy_sources() -> None:
+    """``os.urandom``/``os.getrandom`` and what draws from them (``random.SystemRandom``,
+    ``secrets``, ``uuid.uuid4``) give the verdict's derived bytes once a seed is set, so that
+    a verdict is reproducible from its seed. Before a verdict: the OS's."""
+    import operator
+    import random
+
+    original_urandom = os.urandom
+    original_getrandom = os.getrandom
+
+    def _derived_bytes(size: object) -> bytes:
+        count = operator.index(size)  # type: ignore[arg-type]
+        if count < 0:
+            raise ValueError("negative argument not allowed")
+        return _derived_bits(8 * count).to_bytes(count, "big")
+
+    def urandom(size: int, /) -> bytes:
+        if _seed_state["seed"] is None:
+            return original_urandom(size)
+        return _derived_bytes(size)
+
+    def getrandom(size: int, flags: int = 0) -> bytes:
+        if _seed_state["seed"] is None:
+            return original_getrandom(size, flags)
+        return _derived_bytes(size)
+
+    os.urandom = urandom
+    os.getrandom = getrandom
+    random._urandom = urandom  # type: ignore[attr-defined]  # SystemRandom, secrets
 
 
 def reseed(seed: int) -> None:

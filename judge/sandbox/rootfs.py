@@ -29,7 +29,12 @@ SANDBOX_SITE = "/judge/site"
 SANDBOX_HARNESS = "/judge/harness.py"
 HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "harness.py"
 # Modules the harness imports from its own folder (stdlib only, like the harness).
-HARNESS_MODULES: tuple[str, ...] = ("harness_guard.py", "harness_user.py")
+HARNESS_MODULES: tuple[str, ...] = (
+    "harness_guard.py",
+    "harness_admission.py",
+    "harness_sweep.py",
+    "harness_user.py",
+)
 # The import allowlist, loaded by the harness from beside itself.
 SANDBOX_IMPORTS = "/judge/imports.py"
 IMPORTS_SOURCE = HARNESS_SOURCE.with_name("imports.py")

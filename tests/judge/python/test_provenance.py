@@ -23,12 +23,13 @@ DEMO = ROOT / "market" / "demo" / "python"
 PRELUDE = """
 import json, sys
 from judge.python import harness_guard as guard
+from judge.python import harness_admission, harness_sweep
 from judge.python.imports import import_allowed
 sys.addaudithook(guard.make_audit_hook(import_allowed))
 import mpmath, numpy, scipy, sympy
-guard.install_text_entries()
+harness_admission.install_text_entries()
 RUNTIME = "".join
-VERIFIER = compile("1", "<verifier>", "exec")
+VERIFIER = compile(VERIFIER_SOURCE, "<verifier>", "exec")
 guard.arm(VERIFIER)
 def attempt(call):
     try:
@@ -39,8 +40,8 @@ def attempt(call):
 """
 
 
-def _run(body: str) -> dict[str, object]:
-    script = PRELUDE + textwrap.dedent(body)
+def _run(body: str, verifier: str = "1") -> dict[str, object]:
+    script = f"VERIFIER_SOURCE = {verifier!r}\n" + PRELUDE + textwrap.dedent(body)
     done = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
@@ -59,7 +60,7 @@ def test_the_honest_sweep_is_never_refused_twice_in_a_row() -> None:
         """
         refused = []
         for round in (1, 2):
-            for name, call in guard.honest_calls():
+            for name, call in harness_sweep.honest_calls():
                 message = attempt(call)
                 if message:
                     refused.append(f"{round} {name}: {message}")
@@ -100,6 +101,14 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "mpmath.identify of text": lambda: mpmath.identify(1.4142135623730951, [text]),
             "pickle": lambda: __import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR."),
             "marshal": lambda: __import__("marshal").loads(__import__("marshal").dumps(VERIFIER)),
+            "a literal that sympifies what it is handed": lambda: sympy.sympify("Poly(a, x)", locals={"a": text, "x": x}),
+            "a literal whose Matrix sympifies its rows": lambda: sympy.sympify("Matrix(rows)", locals={"rows": [[text]]}),
+            "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
+            "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
+            "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
+            "nsimplify with a constant of text": lambda: sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])]),
+            "nsimplify below a literal, with a constant of text": lambda: sympy.sympify("nsimplify(1.5, [c])", locals={"c": text}),
+            "a dataclass field named by text": lambda: __import__("dataclasses").dataclass(type("R", (), {"__annotations__": {RUNTIME(["a=0,", "*b"]): int}})),
         }
         import importlib.machinery, importlib.util
 
@@ -132,19 +141,24 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
 def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> None:
     result = _run(
         """
-        source = "ANSWERS = ('x**2 - 1',)\\ndef verify(s):\\n    return sympy.Poly('x**2 + 1')"
-        code = compile(source, "<verifier>", "exec")
         namespace = {"sympy": sympy}
-        exec(code, namespace)
-        guard.arm(code)
+        exec(VERIFIER, namespace)
         ok = {
-            "a constant of the verifier module": attempt(lambda: sympy.sympify("x**2 - 1")),
+            "a constant of the verifier module": attempt(lambda: sympy.sympify(RUNTIME(["x**2", " - 1"]))),
             "a literal handed to a library": attempt(lambda: namespace["verify"](None)),
             "exec of an own literal": attempt(lambda: exec("y = 1", {})),
             "ast.literal_eval of run-time text": attempt(lambda: __import__("ast").literal_eval(RUNTIME(["[1, ", "2]"]))),
+            "a literal's own compile": attempt(lambda: sympy.sympify("Matrix([[1, y]])", locals={"y": 2})),
         }
+        A = numpy.eye(2)
+        def blocks():
+            B = numpy.zeros((2, 2))  # bmat reads its caller's locals, not the guard's
+            return numpy.bmat("A, B; B, A").shape
+        ok["numpy.bmat of a literal"] = attempt(blocks)
+        ok["bmat's shape"] = None if blocks() == (4, 4) else repr(blocks())
         print(json.dumps({"ok": ok, "refusal": guard.refusal()}))
-        """
+        """,
+        verifier="ANSWERS = ('x**2 - 1',)\ndef verify(s):\n    return sympy.Poly('x**2 + 1')",
     )
 
     assert result == {"ok": dict.fromkeys(result["ok"], None), "refusal": None}  # type: ignore[arg-type]
@@ -154,3 +168,43 @@ def test_the_nsimplify_factory_admits_numbers_and_plain_names_only() -> None:
     assert guard.numbers_and_names("(3*pi**2)/2 + sqrt(2) - log(5)")
     for text in ("__import__('os')", "exec(1)", "x.y", "f(a=1)", "[1][0]", "'s'", "lambda: 0"):
         assert not guard.numbers_and_names(text), text
+
+
+def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_arming_is_one_way() -> (
+    None
+):
+    result = _run(
+        """
+        import ctypes, gc, types
+
+        def f():
+            return 1
+
+        CODE_FIELDS = ("argcount posonlyargcount kwonlyargcount nlocals stacksize flags code consts "
+                       "names varnames filename name qualname firstlineno linetable exceptiontable").split()
+
+        calls = {
+            "gc.get_objects": gc.get_objects,
+            "gc.get_referrers": lambda: gc.get_referrers(guard),
+            "gc.get_referents": lambda: gc.get_referents(guard.__dict__),
+            "sys._current_frames": sys._current_frames,
+            "code.replace": lambda: f.__code__.replace(co_consts=(RUNTIME(["x", "**3"]),)),
+            "CodeType()": lambda: types.CodeType(*(getattr(f.__code__, "co_" + name) for name in CODE_FIELDS)),
+            "__code__ assignment": lambda: setattr(f, "__code__", (lambda: 2).__code__),
+            "ctypes": lambda: ctypes.CDLL(None).getpid(),
+            "ctypes.string_at": lambda: ctypes.string_at(id(f), 8),
+            "arm again": lambda: guard.arm(compile("X = 1", "<verifier>", "exec")),
+            "reset": guard.reset,
+        }
+        outcome = {name: attempt(call) for name, call in calls.items()}
+        print(json.dumps({"outcome": outcome, "armed": guard._state["armed"],
+                          "f": f(), "sympy": attempt(lambda: sympy.sympify("x + 1"))}))
+        """
+    )
+
+    outcome = result["outcome"]
+    assert isinstance(outcome, dict)
+    assert [name for name, message in outcome.items() if message is None] == []
+    assert result["armed"] is True
+    assert result["f"] == 1  # its code was not replaced
+    assert result["sympy"] is None  # a literal is still admitted

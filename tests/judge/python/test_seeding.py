@@ -135,3 +135,38 @@ def test_unseeded_generators_hash_and_set_order_follow_the_seed_in_two_fresh_zyg
     # Another seed: every seeded generator moves (hash() does not: PYTHONHASHSEED is fixed).
     assert other.split()[1:] != same.split()[1:]
     assert other.split()[3:] != same.split()[3:]
+
+
+OS_ENTROPY = """
+import os
+import random
+import secrets
+import uuid
+
+def verify(solution, rng_):
+    values = (
+        os.urandom(8).hex(), os.getrandom(8).hex(), random.SystemRandom().getrandbits(64),
+        secrets.token_hex(8), str(uuid.uuid4()), os.urandom(0),
+    )
+    raise ValueError(repr(values))
+"""
+
+
+def _entropy(judge: PythonJudge, seed: int) -> list[str]:
+    verdict = judge.judge(PythonJob(OS_ENTROPY, "", seed=seed, time_limit_s=10))
+    assert verdict.detail.startswith("ValueError: ("), verdict.detail
+    return verdict.detail.removeprefix("ValueError: (").rstrip(")").split(", ")
+
+
+def test_os_entropy_and_what_draws_from_it_follow_the_seed_in_two_fresh_zygotes(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, second = two_fresh_judges
+
+    same = _entropy(first, 21)
+    other = _entropy(first, 22)
+
+    assert same == _entropy(second, 21)  # another fresh zygote, the same bytes
+    assert len(same) == 6
+    assert same[-1] == "b''"
+    assert all(a != b for a, b in zip(same[:-1], other[:-1], strict=True))

@@ -1,4 +1,4 @@
-"""The honest-code sweep of issue 25 (the same calls as harness_guard.honest_calls), run twice
+"""The honest-code sweep of issue 25 (the same calls as harness_sweep.honest_calls), run twice
 inside verify with the run-time rule on: none of it may be refused."""
 
 # ruff: noqa -- an example program, linted only for what it is meant to show

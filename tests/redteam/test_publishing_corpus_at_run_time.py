@@ -1,0 +1,52 @@
+"""The publishing check's corpus judged in the real sandbox: the run-time rule is the wall.
+
+Every verifier of publishing/attacks/ lets the solution's text reach sympy by a flow a static
+analysis can lose; judged with a payload that makes the judge compute the answer, none may be
+ACCEPTED, whatever the publishing check says about it. Every verifier of publishing/honest/,
+judged with solutions of a few shapes, must never meet the rule (it may be REJECTED, as any
+verifier given a wrong answer).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+from judge.python import PythonJob, PythonJudge
+
+HERE = pathlib.Path(__file__).parent / "publishing"
+ATTACKS = sorted((HERE / "attacks").glob("*.py"))
+HONEST = sorted((HERE / "honest").glob("*.py"))
+PAYLOAD = "primefactors(391)[0]"
+SHAPES = ("1", "x**2 - 1", "1 -1\n-1 2", '{"a": 1}')
+RULE = ("InjectionBlocked", "not allowed in a verifier")
+
+
+def test_no_attack_of_the_publishing_corpus_is_accepted_at_run_time(
+    redteam_judge: PythonJudge,
+) -> None:
+    outcomes = {}
+    for path in ATTACKS:
+        verdict = redteam_judge.judge(PythonJob(path.read_text(), PAYLOAD, seed=3, time_limit_s=20))
+        by_rule = any(marker in verdict.detail for marker in RULE)
+        outcomes[path.stem] = (verdict.verdict.value, by_rule)
+
+    assert len(outcomes) >= 200
+    assert [name for name, (value, _) in outcomes.items() if value == "ACCEPTED"] == []
+    # Most reach sympify with the payload and meet the rule; the rest expect another shape
+    # (JSON, CSV, pairs) and fail before any text reaches code.
+    assert sum(by_rule for _, by_rule in outcomes.values()) >= 180
+
+
+def test_the_honest_verifiers_of_the_publishing_corpus_never_meet_the_rule(
+    redteam_judge: PythonJudge,
+) -> None:
+    met = []
+    for path in HONEST:
+        for solution in SHAPES:
+            job = PythonJob(path.read_text(), solution, seed=3, time_limit_s=20)
+            verdict = redteam_judge.judge(job)
+            if any(marker in verdict.detail for marker in RULE):
+                met.append((path.stem, solution, verdict.detail))
+
+    assert len(HONEST) >= 25
+    assert met == []
