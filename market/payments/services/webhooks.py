@@ -103,6 +103,7 @@ _USD_SYSTEM_KINDS = (
     AccountKind.STRIPE_CLEARING,
     AccountKind.DISPUTES,
     AccountKind.LOSSES,
+    AccountKind.REVERSALS,
 )
 
 
