@@ -25,6 +25,7 @@ from market.payments.models import (
     WithdrawalFunding,
 )
 from market.payments.services.proceeds import release_matured_proceeds
+from market.payments.services.reconciliation import ledger_by_category
 from market.payments.services.transfer_reversals import (
     list_stuck_transfer_reversal_ids,
     send_transfer_reversal,
@@ -120,6 +121,8 @@ def test_worked_example_a_refund_asks_the_transfer_back_and_records_the_fees_as_
     # Stripe paid out 9 475, got 9 475 back and refunded 10 000 of 10 000: 525 lost, recorded.
     assert losses() == 525
     assert_payments_invariants()
+    # The reconciliation compares the transfer with its reversal as Stripe reports them.
+    assert ledger_by_category()["transfer"] == -9_475 + 9_475
     # A second run (a task re-delivered) changes nothing and asks nothing of Stripe.
     send_transfer_reversal(reversal_id=reversal.pk)
     assert len(fake_stripe.requests) == 2  # the transfer and the one reversal
