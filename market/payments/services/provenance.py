@@ -544,7 +544,10 @@ def settle_lost(dispute: Dispute) -> None:
     ).select_related("trade")
     for reversal in reversals.order_by("id"):
         reversal.status = SaleReversal.Status.REVERSED
-        reversal.save(update_fields=["status"])
+        reversal.reason = (
+            f"a dispute of the buyer's payment (deposit {reversal.deposit_id}) was lost"
+        )
+        reversal.save(update_fields=["status", "reason"])
         _tell_seller(reversal, reversal.trade)
 
 
