@@ -161,7 +161,7 @@ def earnings_context(request: HttpRequest) -> dict[str, Any]:
                 "price": usd(sale.price_minor),
                 "proceeds": usd(sale.proceeds_minor),
                 "kept": usd(sale.proceeds_minor - sale.reversed_minor),
-                "available_at": sale.available_at if sale.released_at is None else None,
+                "available_at": sale.available_at if state == "Pending" else None,
                 "state": state,
                 "reasons": [seller_message(r) for r in sale.reversals],
             }

@@ -26,7 +26,7 @@ def test_earnings_page_says_why_a_sale_was_reversed(client):
 
     row = page[page.index(f'id="sale-{trade.pk}"') :]
     row = row[: row.index("</tr>")]
-    assert "Reversed" in row and "100.00 USD" in row
+    assert "Reversed" in row and "100.00 USD" in row and "until" not in row
     assert "95.00 USD of your sale" in row and "a dispute of the buyer" in row
     other = page[page.index(f'id="sale-{kept.pk}"') :]
     other = other[: other.index("</tr>")]
