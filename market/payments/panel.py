@@ -135,7 +135,7 @@ def _reconciliation(request: HttpRequest) -> dict[str, Any] | None:
 
 def earnings_context(request: HttpRequest) -> dict[str, Any]:
     """The earnings page (``payments/earnings.html``): sales, totals, reconciliation."""
-    from market.payments.services.provenance import seller_message
+    from market.payments.services.sale_notices import seller_message
 
     def usd(minor: int) -> str:
         return format_minor(minor, "USD")

@@ -114,7 +114,7 @@ def list_refundable_deposits(
     """The user's paid deposits that can still be refunded, newest first, each with what can
     be refunded of it now (its own room and unspent lot, at most the user's refundable
     deposit)."""
-    from market.payments.services.provenance import deposit_lot_remaining
+    from market.payments.services.lots import deposit_lot_remaining
 
     if refundable_minor <= 0:
         return []

@@ -1,20 +1,22 @@
 """Funds provenance: every USD cent knows which deposit it came from.
 
-A paid deposit creates a lot (:class:`FundsLot`); spending consumes a user's lots oldest
-first. A USD trade records which of the buyer's lots paid for it (:class:`TradeFunding`, by
-the trigger ``payments_fund_trade`` on the engine's trade insert, migration payments 0004),
-so the seller's pending proceeds carry the identity of the deposits that bought them; when
-the proceeds mature they become a lot of the seller's own.
+Lots (market.payments.services.lots) say where a user's USD came from; a USD trade records
+which of the buyer's lots paid for it (:class:`TradeFunding`), so a seller's proceeds carry
+the identity of the deposits that bought them, and a withdrawal records which proceeds lots
+it paid out (:class:`WithdrawalFunding`).
 
 A refund made at Stripe or a dispute of a deposit takes back its amount in one database
-transaction, in this order (docs/payments.md, "Takings"):
+transaction, in this order (docs/payments.md, "Takings", with the reasons):
 
 1. the deposit's own unspent lot (from the buyer's available USD);
-2. the sellers' pending proceeds the deposit funded, oldest trade first: each such sale is
-   reversed (a refund, a lost dispute) or held as disputed (an open dispute), the platform's
-   fee on that part comes back too, and the seller gets an activity event;
-3. the buyer's other funds: their available USD, then their open USD bids (cancelled);
-4. whatever is left is the platform's loss, posted to the LOSSES account.
+2. the sellers' pending proceeds the deposit funded, oldest trade first, with the platform's
+   fee on that part: each such sale is reversed (a refund, a lost dispute) or held as
+   disputed (an open dispute), and the seller is told (market.payments.services.sale_notices);
+3. proceeds it funded that matured and are still unspent in the seller's balance;
+4. proceeds it funded that were paid out: the transferred share is asked back with a Stripe
+   transfer reversal (the REVERSALS receivable; market.payments.services.transfer_reversals);
+5. the buyer's other funds: their available USD, then their open USD bids (cancelled);
+6. whatever is left is the platform's loss, posted to the LOSSES account.
 
 A won (or warning_closed) dispute gives every part back to where it came from.
 """
@@ -24,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F
 
 from market.models import Account, AccountKind, LedgerTransaction, Trade
 from market.money import format_minor
@@ -38,7 +40,6 @@ from market.payments.models import (
     TradeFunding,
     TransferReversal,
     TransferReversalStatus,
-    Withdrawal,
     WithdrawalFunding,
     WithdrawalStatus,
 )
@@ -51,109 +52,9 @@ from market.payments.services.debtors import (
     cancel_open_usd_bids,
     lock_problems_of_open_usd_bids,
 )
+from market.payments.services.lots import add_proceeds_lot, consume_lots, restore_deposit_lot
+from market.payments.services.sale_notices import tell_seller
 from market.services.ledger import Leg, get_user_accounts, lock_accounts, record_transaction
-
-
-def create_deposit_lot(deposit: Deposit) -> FundsLot:
-    return FundsLot.objects.create(
-        user_id=deposit.user_id,
-        source=FundsLot.Source.DEPOSIT,
-        deposit=deposit,
-        amount_minor=deposit.amount_minor,
-        remaining_minor=deposit.amount_minor,
-    )
-
-
-def add_proceeds_lot(hold: ProceedsHold, amount_minor: int) -> None:
-    """Matured (or restored after release) proceeds of ``hold`` become the seller's lot."""
-    lot = FundsLot.objects.select_for_update().filter(proceeds_hold=hold).first()
-    if lot is None:
-        FundsLot.objects.create(
-            user_id=hold.user_id,
-            source=FundsLot.Source.PROCEEDS,
-            proceeds_hold=hold,
-            amount_minor=amount_minor,
-            remaining_minor=amount_minor,
-        )
-    else:
-        FundsLot.objects.filter(pk=lot.pk).update(
-            amount_minor=F("amount_minor") + amount_minor,
-            remaining_minor=F("remaining_minor") + amount_minor,
-        )
-
-
-def deposit_lot_remaining(deposit: Deposit) -> int:
-    """The deposit's unspent part. A deposit credited before lots existed (no lot) keeps the
-    earlier rule: its room, bounded by the user's refundable deposit by the caller."""
-    lot = FundsLot.objects.filter(deposit=deposit).first()
-    if lot is None:
-        from market.payments.services.buckets import deposit_room_minor
-
-        return deposit_room_minor(deposit)
-    return lot.remaining_minor
-
-
-def consume_lots(
-    *, user_id: int, amount_minor: int, source: str | None = None, exclude: int | None = None
-) -> int:
-    """Consume up to ``amount_minor`` of the user's unspent lots, oldest first; return how
-    much was consumed. Precondition: the user's AVAILABLE account is locked."""
-    lots = FundsLot.objects.select_for_update().filter(user_id=user_id, remaining_minor__gt=0)
-    if source is not None:
-        lots = lots.filter(source=source)
-    if exclude is not None:
-        lots = lots.exclude(pk=exclude)
-    due = amount_minor
-    for lot in lots.order_by("id"):
-        if due <= 0:
-            break
-        part = min(lot.remaining_minor, due)
-        FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - part)
-        due -= part
-    return amount_minor - due
-
-
-def consume_lots_for_withdrawal(*, withdrawal: Withdrawal) -> None:
-    """A withdrawal consumes the seller's proceeds lots oldest first and records which paid
-    it (:class:`WithdrawalFunding`), so a later taking can ask a transfer back. Proceeds
-    with no lot (a zero hold window, sales before lots) leave unfunded. Precondition: the
-    user's AVAILABLE account is locked."""
-    lots = FundsLot.objects.select_for_update().filter(
-        user_id=withdrawal.user_id, source=FundsLot.Source.PROCEEDS, remaining_minor__gt=0
-    )
-    due = withdrawal.amount_minor
-    for lot in lots.order_by("id"):
-        if due <= 0:
-            break
-        part = min(lot.remaining_minor, due)
-        FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - part)
-        WithdrawalFunding.objects.create(withdrawal=withdrawal, lot=lot, amount_minor=part)
-        due -= part
-
-
-def restore_lots_of_withdrawal(*, withdrawal: Withdrawal) -> None:
-    """Stripe refused the withdrawal's transfer: its lots get their parts back."""
-    for funding in WithdrawalFunding.objects.filter(withdrawal=withdrawal).order_by("lot_id"):
-        FundsLot.objects.filter(pk=funding.lot_id).update(
-            remaining_minor=F("remaining_minor") + funding.amount_minor - funding.reversed_minor
-        )
-
-
-def consume_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
-    """A refund the user asked for leaves from the deposit's own lot (checked before)."""
-    FundsLot.objects.filter(deposit=deposit).update(
-        remaining_minor=F("remaining_minor") - amount_minor
-    )
-
-
-def restore_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
-    """Give ``amount_minor`` back to the deposit's lot (a refused refund, a won dispute),
-    never beyond the deposit's amount."""
-    lot = FundsLot.objects.select_for_update().filter(deposit=deposit).first()
-    if lot is None or amount_minor <= 0:
-        return
-    lot.remaining_minor = min(lot.amount_minor, lot.remaining_minor + amount_minor)
-    lot.save(update_fields=["remaining_minor"])
 
 
 @dataclasses.dataclass
@@ -392,7 +293,7 @@ def take_back(
         )
         if p.withdrawal_funding is not None:
             request_transfer_reversal(reversal=reversal, withdrawal_funding=p.withdrawal_funding)
-        _tell_seller(reversal, p.funding.trade)
+        tell_seller(reversal, p.funding.trade)
         taking.reversals.append(reversal)
 
     # 5. The buyer's other funds: what their available USD paid beyond the lot, then their
@@ -534,7 +435,7 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
         reversal.status = SaleReversal.Status.RESTORED
         reversal.restore_transaction = txn
         reversal.save(update_fields=["status", "restore_transaction"])
-        _tell_seller(reversal, reversal.trade)
+        tell_seller(reversal, reversal.trade)
 
 
 def settle_lost(dispute: Dispute) -> None:
@@ -548,62 +449,4 @@ def settle_lost(dispute: Dispute) -> None:
             f"a dispute of the buyer's payment (deposit {reversal.deposit_id}) was lost"
         )
         reversal.save(update_fields=["status", "reason"])
-        _tell_seller(reversal, reversal.trade)
-
-
-_EVENT_KINDS = {
-    SaleReversal.Status.DISPUTED: "sale.disputed",
-    SaleReversal.Status.REVERSED: "sale.reversed",
-    SaleReversal.Status.RESTORED: "sale.restored",
-}
-
-
-def seller_message(reversal: SaleReversal) -> str:
-    """Why a seller's sale was taken back (or given back), in words, amounts formatted."""
-    amount = format_minor(reversal.seller_minor, USD)
-    how = SaleReversal.Source(reversal.source).label
-    trade = f"trade {reversal.trade_id}"
-    if reversal.status == SaleReversal.Status.DISPUTED:
-        return (
-            f"{amount} of your sale ({trade}) is on hold, {how}: the buyer's payment is disputed."
-        )
-    if reversal.status == SaleReversal.Status.RESTORED:
-        return f"{amount} of your sale ({trade}) is yours again: the dispute was decided for us."
-    return f"{amount} of your sale ({trade}) was reversed, {how}: {reversal.reason}."
-
-
-def _tell_seller(reversal: SaleReversal, trade: Trade) -> None:
-    """The seller's activity event, in the transaction of the change."""
-    from activity.models import Event
-
-    Event.objects.bulk_create(
-        [
-            Event(
-                user_id=reversal.seller_id,
-                kind=_EVENT_KINDS[SaleReversal.Status(reversal.status)],
-                key=f"sale-reversal:{reversal.pk}:{reversal.status}",
-                payload={
-                    "trade_id": trade.pk,
-                    "problem_id": trade.problem_id,
-                    "solution_id": trade.solution_id,
-                    "price_minor": trade.price_minor,
-                    "currency": trade.currency,
-                    "reversed_minor": reversal.seller_minor,
-                    "source": reversal.source,
-                    "status": reversal.status,
-                    "message": seller_message(reversal),
-                },
-            )
-        ],
-        ignore_conflicts=True,
-    )
-
-
-def lot_summary(user_id: int) -> dict[str, int]:
-    rows = (
-        FundsLot.objects.filter(user_id=user_id)
-        .values("source")
-        .annotate(s=Sum("remaining_minor"))
-        .order_by()
-    )
-    return {row["source"]: int(row["s"] or 0) for row in rows}
+        tell_seller(reversal, reversal.trade)

@@ -41,7 +41,7 @@ from market.payments.services.balances import (
 )
 from market.payments.services.buckets import compute_usd_buckets
 from market.payments.services.idempotency_keys import checked_key
-from market.payments.services.provenance import (
+from market.payments.services.lots import (
     consume_lots_for_withdrawal,
     restore_lots_of_withdrawal,
 )
