@@ -129,7 +129,7 @@ def _released_parts(
         )
     left = share - from_available
     paid_out = (
-        WithdrawalFunding.objects.select_for_update()
+        WithdrawalFunding.objects.select_for_update(of=("self",))
         .filter(
             lot=lot, withdrawal__status=WithdrawalStatus.PAID, reversed_minor__lt=F("amount_minor")
         )
