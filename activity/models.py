@@ -20,6 +20,10 @@ class EventKind(models.TextChoices):
     ASK_FILLED = "ask.filled"
     BID_FILLED = "bid.filled"
     BID_ARRIVED = "bid.arrived"
+    # A seller's USD sale taken back because the buyer's payment was (docs/payments.md).
+    SALE_DISPUTED = "sale.disputed"
+    SALE_REVERSED = "sale.reversed"
+    SALE_RESTORED = "sale.restored"
 
 
 class Event(models.Model):

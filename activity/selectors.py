@@ -116,6 +116,9 @@ def describe_event(event: Event) -> str:
         return f"Your bid on {title} bought solution {p['solution_id']} for {money}."
     if event.kind == "bid.arrived":
         return f"A bid of {money} arrived on {title}, where you have an accepted solution."
+    if event.kind in ("sale.disputed", "sale.reversed", "sale.restored") and p.get("message"):
+        # Written with the change, amounts formatted, reason included (payments provenance).
+        return str(p["message"])
     return f"{event.kind} on {title}."
 
 

@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, path
 
+from market.payments import views as payments_views
 from market.views import account, author, help, problems, trading
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -22,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("help/verifiers/", help.verifiers_guide, name="help-verifiers"),
     path("favicon.ico", help.favicon, name="favicon"),
     path("account/", account.account, name="account"),
+    path("account/earnings/", payments_views.earnings, name="account-earnings"),
     path("signup/", account.signup, name="signup"),
     # Password guessing is bounded by django-axes (market/login_guard.py), on every path.
     path("login/", auth_views.LoginView.as_view(), name="login"),

@@ -24,7 +24,10 @@ class EventSerializer(serializers.Serializer):
         help_text="problem_id/title/slug; solution.judged: solution_id, status, verdict, "
         "reason, detail, seed; ask.filled/bid.filled: trade_id, order_id, solution_id, "
         "price_minor, currency (+ fee_minor, net_minor for the seller); bid.arrived: "
-        "order_id, price_minor, currency, quantity.",
+        "order_id, price_minor, currency, quantity; sale.disputed/sale.reversed/"
+        "sale.restored (a USD sale taken back or given back because the buyer's payment was "
+        "disputed or refunded): trade_id, solution_id, price_minor, currency, reversed_minor, "
+        "source, status, message.",
     )
 
     def get_message(self, event: Event) -> str:

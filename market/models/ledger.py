@@ -30,6 +30,9 @@ class AccountKind(models.TextChoices):
     DISPUTES = "disputes", "Frozen by disputes"
     # Money Stripe took back that nobody could be charged for (docs/payments.md, "Takings").
     LOSSES = "losses", "Platform losses"
+    # Transfer reversals asked of Stripe and not yet answered: proceeds a seller was paid out
+    # that a refund or dispute of the deposit behind them takes back (a receivable, <= 0).
+    REVERSALS = "reversals", "Transfer reversals asked of Stripe"
 
 
 USER_KINDS = (AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.PENDING, AccountKind.DEBT)
@@ -39,6 +42,7 @@ SYSTEM_KINDS = (
     AccountKind.STRIPE_CLEARING,
     AccountKind.DISPUTES,
     AccountKind.LOSSES,
+    AccountKind.REVERSALS,
 )
 
 
@@ -101,6 +105,7 @@ class LedgerTransaction(models.Model):
         WITHDRAWAL_RELEASE = "withdrawal_release"
         PROCEEDS_RELEASE = "proceeds_release"
         DEBT_SETTLE = "debt_settle"
+        TRANSFER_REVERSAL = "transfer_reversal"
 
     kind = models.CharField(max_length=24, choices=Kind.choices)
     currency = models.CharField(max_length=8, choices=Currency.choices)

@@ -131,3 +131,63 @@ def _reconciliation(request: HttpRequest) -> dict[str, Any] | None:
             {**d, "amount": format_minor(int(d["amount_minor"]), "USD")} for d in run.differences
         ],
     }
+
+
+def earnings_context(request: HttpRequest) -> dict[str, Any]:
+    """The earnings page (``payments/earnings.html``): sales, totals, reconciliation."""
+    from market.payments.services.sale_notices import seller_message
+
+    def usd(minor: int) -> str:
+        return format_minor(minor, "USD")
+
+    sales = selectors.list_usd_sales(user=request.user)
+    rows = []
+    for sale in sales:
+        if sale.reversed_minor >= sale.proceeds_minor:
+            state = "Reversed"
+        elif sale.reversed_minor:
+            state = "Reversed in part"
+        elif any(r.status == "disputed" for r in sale.reversals):
+            state = "On hold: disputed"
+        elif sale.released_at is not None or sale.available_at is None:
+            state = "Available"
+        else:
+            state = "Pending"
+        rows.append(
+            {
+                "trade_id": sale.trade_id,
+                "problem": sale.problem_title,
+                "sold_at": sale.sold_at,
+                "price": usd(sale.price_minor),
+                "proceeds": usd(sale.proceeds_minor),
+                "kept": usd(sale.proceeds_minor - sale.reversed_minor),
+                "available_at": sale.available_at if state == "Pending" else None,
+                "state": state,
+                "reasons": [seller_message(r) for r in sale.reversals],
+            }
+        )
+    return {
+        "sales": rows,
+        "earned": usd(sum(s.proceeds_minor - s.reversed_minor for s in sales)),
+        "reversed": usd(sum(s.reversed_minor for s in sales)),
+        "usd": usd_panel_context(request)["usd"],
+        "reconciliation": _earnings_reconciliation(request),
+    }
+
+
+def _earnings_reconciliation(request: HttpRequest) -> dict[str, Any] | None:
+    """Everyone sees whether the books last matched Stripe's (no platform figures); staff
+    see the figures in cents, as on the account page."""
+    run = selectors.latest_reconciliation()
+    if run is None:
+        return None
+    if getattr(request.user, "is_staff", False):
+        return _reconciliation(request)
+    return {
+        "ran": True,
+        "at": run.started_at,
+        "difference_minor": run.difference_minor,
+        "differences": [],
+        "count": len(run.differences),
+        "public": True,
+    }

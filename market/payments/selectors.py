@@ -114,7 +114,7 @@ def list_refundable_deposits(
     """The user's paid deposits that can still be refunded, newest first, each with what can
     be refunded of it now (its own room and unspent lot, at most the user's refundable
     deposit)."""
-    from market.payments.services.provenance import deposit_lot_remaining
+    from market.payments.services.lots import deposit_lot_remaining
 
     if refundable_minor <= 0:
         return []
@@ -143,3 +143,52 @@ def list_sale_reversals(*, user: AbstractBaseUser, limit: int = 10) -> list[Sale
 
 def latest_reconciliation() -> ReconciliationRun | None:
     return ReconciliationRun.objects.order_by("-id").first()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Sale:
+    """One USD sale of the seller's, with what became of its proceeds."""
+
+    trade_id: int
+    problem_title: str
+    sold_at: datetime
+    price_minor: int
+    proceeds_minor: int
+    reversed_minor: int
+    available_at: datetime | None
+    released_at: datetime | None
+    reversals: list[SaleReversal]
+
+
+def list_usd_sales(*, user: AbstractBaseUser, limit: int = 50) -> list[Sale]:
+    """The seller's USD sales, newest first, each with its hold and its reversals."""
+    from market.models import Trade
+
+    trades = list(
+        Trade.objects.filter(seller_id=user.pk, currency=Currency.USD)
+        .select_related("problem", "proceeds_hold")
+        .order_by("-id")[:limit]
+    )
+    reversals: dict[int, list[SaleReversal]] = {}
+    for reversal in SaleReversal.objects.filter(
+        seller_id=user.pk, trade_id__in=[t.pk for t in trades]
+    ).order_by("id"):
+        reversals.setdefault(reversal.trade_id, []).append(reversal)
+    sales = []
+    for trade in trades:
+        hold = getattr(trade, "proceeds_hold", None)
+        taken = [r for r in reversals.get(trade.pk, []) if r.status != SaleReversal.Status.RESTORED]
+        sales.append(
+            Sale(
+                trade_id=trade.pk,
+                problem_title=trade.problem.title,
+                sold_at=trade.created_at,
+                price_minor=trade.price_minor,
+                proceeds_minor=trade.price_minor - trade.fee_minor,
+                reversed_minor=sum(r.seller_minor for r in taken),
+                available_at=hold.available_at if hold is not None else None,
+                released_at=hold.released_at if hold is not None else None,
+                reversals=reversals.get(trade.pk, []),
+            )
+        )
+    return sales

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from market.payments.exceptions import PaymentsBusy, StripeUnavailable
-from market.payments.services import proceeds, refunds, withdrawals
+from market.payments.services import proceeds, refunds, transfer_reversals, withdrawals
 
 
 @shared_task(
@@ -39,16 +39,33 @@ def send_deposit_refund_task(*, refund_id: int) -> str:
     return str(refunds.send_deposit_refund(refund_id=refund_id).status)
 
 
+@shared_task(
+    name="payments.send_transfer_reversal",
+    acks_late=True,
+    autoretry_for=(StripeUnavailable,),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    max_retries=8,
+)
+def send_transfer_reversal_task(*, reversal_id: int) -> str:
+    # Every attempt sends Idempotency-Key transfer-reversal-<id>: Stripe reverses at most once.
+    return str(transfer_reversals.send_transfer_reversal(reversal_id=reversal_id).status)
+
+
 @shared_task(name="payments.retry_stuck_withdrawals", acks_late=True)
 def retry_stuck_withdrawals_task() -> int:
-    """Re-send withdrawals and user refunds that Stripe has not confirmed for too long."""
+    """Re-send withdrawals, user refunds and transfer reversals that Stripe has not confirmed
+    for too long."""
     ids = withdrawals.list_stuck_withdrawal_ids()
     for withdrawal_id in ids:
         send_withdrawal_transfer_task.delay(withdrawal_id=withdrawal_id)
     refund_ids = refunds.list_stuck_refund_ids()
     for refund_id in refund_ids:
         send_deposit_refund_task.delay(refund_id=refund_id)
-    return len(ids) + len(refund_ids)
+    reversal_ids = transfer_reversals.list_stuck_transfer_reversal_ids()
+    for reversal_id in reversal_ids:
+        send_transfer_reversal_task.delay(reversal_id=reversal_id)
+    return len(ids) + len(refund_ids) + len(reversal_ids)
 
 
 @shared_task(name="payments.reconcile_with_stripe", acks_late=True)

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from market.exceptions import DomainError, PlatformError
 from market.money import format_minor
 from market.payments import return_urls
+from market.payments.panel import earnings_context
 from market.payments.services import connect, deposits, refunds, webhooks, withdrawals
 
 logger = logging.getLogger(__name__)
@@ -207,3 +208,11 @@ def deposit_return(request: HttpRequest) -> HttpResponse:
 @require_GET
 def deposit_cancelled(request: HttpRequest) -> HttpResponse:
     return render(request, "payments/deposit_return.html", {"cancelled": True})
+
+
+@login_required
+@require_GET
+def earnings(request: HttpRequest) -> HttpResponse:
+    """The author's earnings: each USD sale, what became of its proceeds and, for a sale
+    taken back, why; and whether the books last matched Stripe's."""
+    return render(request, "payments/earnings.html", earnings_context(request))

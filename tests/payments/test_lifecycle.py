@@ -95,11 +95,14 @@ def test_deposit_trade_hold_onboard_withdraw_refund(fake_stripe, settings):
     assert_payments_invariants()
 
     # 5. The buyer's $50 is refunded: $20 from available; the $30 it paid for was already
-    # paid out to the seller, so it is the platform's recorded loss (LOSSES), not a gap.
+    # paid out to the seller: what Stripe transferred ($28.25) is asked back by a transfer
+    # reversal, and the two fees ($1.50 + $0.25) are the platform's recorded loss, not a gap.
     deliver(event("charge.refunded", charge_refunded(deposit, 5_000)))
     assert usd(buyer) == 0 and usd(buyer, AccountKind.DEBT) == 0
     from market.models import Posting
+    from market.payments.models import TransferReversal
 
+    assert TransferReversal.objects.get().amount_minor == net - 25
     losses = Posting.objects.filter(account__owner=None, account__kind=AccountKind.LOSSES)
-    assert -sum(losses.values_list("amount_minor", flat=True)) == 3_000
+    assert -sum(losses.values_list("amount_minor", flat=True)) == 3_000 - (net - 25)
     assert_payments_invariants()

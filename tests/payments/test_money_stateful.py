@@ -1,15 +1,18 @@
 """Issue 27: a hypothesis state machine of random deposits, trades, refunds (Stripe's and the
 user's), disputes (opened, won, warning_closed, lost; closed before opened), proceeds
-releases and withdrawals, in every order, on real PostgreSQL with events signed by the real
-``stripe`` library and Stripe's API faked at the HTTP seam.
+releases, withdrawals (transferred, refused, or left unconfirmed by a Stripe 5xx) and the
+transfer reversals of paid-out proceeds (made, refused, or unconfirmed), in every order, on
+real PostgreSQL with events signed by the real ``stripe`` library and Stripe's API faked at
+the HTTP seam.
 
 After every step: the ledger balances, and platform USD = deposits - refunds - disputes
-lost - payouts - recorded losses (``assert_payments_invariants``), every lot within its
-deposit's room, every pending hold equal to PENDING.
+lost - payouts - recorded losses (``assert_payments_invariants``, payouts net of transfer
+reversals), every lot within its deposit's room, every pending hold equal to PENDING.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -22,22 +25,32 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 from market.exceptions import DomainError
+from market.models import AccountKind
 from market.money import Currency, Money
-from market.payments.exceptions import InvalidWebhook
+from market.payments.exceptions import InvalidWebhook, StripeUnavailable
 from market.payments.models import (
     ConnectedAccount,
     Deposit,
     DepositStatus,
     Dispute,
     SaleReversal,
+    TransferReversal,
+    TransferReversalStatus,
+    Withdrawal,
+    WithdrawalStatus,
 )
+from market.payments.services.buckets import compute_usd_buckets
 from market.payments.services.proceeds import release_matured_proceeds
 from market.payments.services.refunds import request_deposit_refund
+from market.payments.services.transfer_reversals import send_transfer_reversal
 from market.payments.services.webhooks import handle_webhook
-from market.payments.services.withdrawals import request_withdrawal
+from market.payments.services.withdrawals import request_withdrawal, send_withdrawal_transfer
+from market.services.ledger import get_user_accounts
 from market.services.orders import place_ask, place_bid
 from tests.factories import UserFactory
 from tests.market.conftest import PHASES, Market
+from tests.payments import fakes
+from tests.payments.fakes import FakeStripeHTTP
 from tests.payments.helpers import (
     assert_payments_invariants,
     charge_refunded,
@@ -57,7 +70,23 @@ def deliver(evt):
     return handle_webhook(payload=payload, signature_header=header)
 
 
+ANSWERS = {
+    "done": 200,
+    "refused": 400,
+    "unavailable": 500,
+}
+outcomes = st.sampled_from(sorted(ANSWERS))
+
+
+def empty_list(path: str) -> dict:
+    return {"object": "list", "data": [], "has_more": False, "url": path}
+
+
 class MoneyMachine(RuleBasedStateMachine):
+    fake: FakeStripeHTTP
+    # Paths reached over the whole run: the test asserts the rare ones were exercised.
+    seen: Counter[str] = Counter()
+
     def __init__(self) -> None:
         super().__init__()
         self.savepoint = transaction.savepoint()
@@ -203,6 +232,103 @@ class MoneyMachine(RuleBasedStateMachine):
         except DomainError:
             pass
 
+    @rule(
+        buyer=st.integers(0, USERS - 1),
+        seller=st.integers(0, USERS - 1),
+        amount=st.integers(min_value=1_100, max_value=5_000),
+        taking=st.sampled_from(["refund", "dispute", "later"]),
+        outcome=outcomes,
+    )
+    def sale_paid_out(self, buyer, seller, amount, taking, outcome):
+        """M1 to the end: a deposit buys a sale whose proceeds mature and are paid out at
+        once; then (or later, by other rules) the deposit is refunded or disputed and Stripe
+        answers the transfer reversal."""
+        seller = (buyer + 1 + seller % (USERS - 1)) % USERS
+        self.deposit_and_buy(buyer, seller, amount, 1)
+        deposit = self.deposits[-1]
+        self.time_passes()
+        user = self.users[seller]
+        available = get_user_accounts(
+            keys=[(user.pk, AccountKind.AVAILABLE)], currency=Currency.USD
+        )[(user.pk, AccountKind.AVAILABLE)]
+        have = compute_usd_buckets(user_id=user.pk, available=available).withdrawable_minor
+        self.seen["sale paid out"] += 1
+        if have < 1_000:
+            self.seen["too little to withdraw"] += 1
+            return
+        with transaction.atomic():
+            withdrawal = request_withdrawal(user=user, amount_minor=have)
+        self._answer_withdrawal(withdrawal, "done")
+        if taking == "refund":
+            deliver(event("charge.refunded", charge_refunded(deposit, deposit.amount_minor)))
+        elif taking == "dispute":
+            dispute_id = f"dp_sm_{self._next()}"
+            amount = deposit.amount_minor
+            deliver(
+                event(
+                    "charge.dispute.created", dispute(deposit, dispute_id, amount, "needs_response")
+                )
+            )
+            self.disputes.append((deposit, dispute_id, amount))
+        for reversal in TransferReversal.objects.filter(
+            status=TransferReversalStatus.REQUESTED, withdrawal=withdrawal
+        ):
+            self._answer_reversal(reversal, outcome)
+
+    @rule(data=st.data(), outcome=outcomes)
+    def stripe_answers_a_withdrawal(self, data, outcome):
+        """Stripe transfers, refuses, or fails with a 5xx (kept REQUESTED, retried later)."""
+        waiting = list(Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED).order_by("id"))
+        if not waiting:
+            return
+        self._answer_withdrawal(data.draw(st.sampled_from(waiting)), outcome)
+
+    def _answer_withdrawal(self, withdrawal, outcome):
+        if withdrawal.attempts:
+            self.fake.answer("GET", "/v1/transfers", 200, empty_list("/v1/transfers"))
+        if outcome == "done":
+            body = fakes.transfer(f"tr_sm_{withdrawal.pk}", withdrawal.net_minor, "acct")
+        else:
+            body = fakes.error(ANSWERS[outcome], "api_error", "refused", "no")
+        self.fake.answer("POST", "/v1/transfers", ANSWERS[outcome], body)
+        try:
+            send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+        except StripeUnavailable:
+            note("withdrawal left unconfirmed")
+        self.seen[f"withdrawal {outcome}"] += 1
+
+    @rule(data=st.data(), outcome=outcomes)
+    def stripe_answers_a_transfer_reversal(self, data, outcome):
+        waiting = list(
+            TransferReversal.objects.filter(status=TransferReversalStatus.REQUESTED)
+            .select_related("withdrawal")
+            .order_by("id")
+        )
+        if not waiting:
+            return
+        self._answer_reversal(data.draw(st.sampled_from(waiting)), outcome)
+
+    def _answer_reversal(self, reversal, outcome):
+        path = f"/v1/transfers/{reversal.withdrawal.transfer_id}/reversals"
+        if reversal.attempts:
+            self.fake.answer("GET", path, 200, empty_list(path))
+        if outcome == "done":
+            body = {
+                "id": f"trr_sm_{reversal.pk}",
+                "object": "transfer_reversal",
+                "amount": reversal.amount_minor,
+                "currency": "usd",
+            }
+        else:
+            body = fakes.error(ANSWERS[outcome], "invalid_request_error", "refused", "no")
+        self.fake.answer("POST", path, ANSWERS[outcome], body)
+        try:
+            send_transfer_reversal(reversal_id=reversal.pk)
+        except StripeUnavailable:
+            note("transfer reversal left unconfirmed")
+        note(f"transfer reversal {outcome}")
+        self.seen[f"transfer reversal {outcome}"] += 1
+
     @invariant()
     def money_is_accounted_for(self):
         assert_payments_invariants()
@@ -210,6 +336,8 @@ class MoneyMachine(RuleBasedStateMachine):
 
 @pytest.mark.django_db
 def test_money_state_machine(fake_stripe):
+    MoneyMachine.fake = fake_stripe
+    MoneyMachine.seen.clear()
     run_state_machine_as_test(
         MoneyMachine,
         settings=settings(
@@ -221,3 +349,5 @@ def test_money_state_machine(fake_stripe):
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
         ),
     )
+    # The run reached paid-out proceeds taken back, and Stripe's answers to the reversal.
+    assert MoneyMachine.seen["transfer reversal done"] > 0, MoneyMachine.seen

@@ -97,6 +97,14 @@ def losses() -> int:
     return -int(total)
 
 
+def withdrawable(user) -> int:
+    from market.models import Account
+    from market.payments.services.buckets import compute_usd_buckets
+
+    account = Account.objects.get(owner=user, kind=AccountKind.AVAILABLE, currency="USD")
+    return compute_usd_buckets(user_id=user.pk, available=account).withdrawable_minor
+
+
 def after_window():
     return timezone.now() + timedelta(seconds=settings.PROCEEDS_HOLD_WINDOW_S + 1)
 
@@ -170,19 +178,58 @@ def test_m1_a_partially_spent_deposit_takes_its_own_lot_first_then_the_sale():
     assert_payments_invariants()
 
 
-def test_m1_proceeds_already_released_leave_a_recorded_loss_not_a_gap():
+def test_m1_matured_proceeds_in_the_sellers_balance_are_taken_back_then_restored():
     buyer, seller = UserFactory(), UserFactory()
     deposit = paid_deposit(buyer, 10_000)
     sell_to(buyer, seller, 10_000)
     assert release_matured_proceeds(now=after_window()) == 1
+    assert withdrawable(seller) == 9_500
     deliver(event("charge.dispute.created", dispute(deposit, "dp_l", 10_000, "needs_response")))
-    # Nothing pending to take back and the buyer has nothing: the platform's loss is posted.
+    # The proceeds matured into the seller's balance: taken from there, with the fee on them,
+    # not left as a platform loss.
+    assert losses() == 0
+    assert usd(seller) == 0 and withdrawable(seller) == 0
+    record = Dispute.objects.get()
+    assert (record.from_proceeds_minor, record.loss_minor) == (10_000, 0)
+    reversal = SaleReversal.objects.get(seller=seller)
+    assert (reversal.source, reversal.status) == ("available", "disputed")
+    assert (reversal.seller_minor, reversal.fee_minor) == (9_500, 500)
+    note = Event.objects.get(user=seller, kind="sale.disputed")
+    assert "95.00 USD" in note.payload["message"] and "disputed" in note.payload["message"]
+    assert_payments_invariants()
+    # Won: the seller's proceeds come back, withdrawable, and the seller is told.
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_l", 10_000, "won")))
+    assert usd(seller) == 9_500 and withdrawable(seller) == 9_500
+    assert Event.objects.filter(user=seller, kind="sale.restored").count() == 1
+    assert FundsLot.objects.get(user=seller).remaining_minor == 9_500
+    assert_payments_invariants()
+
+
+def test_m1_a_lost_dispute_tells_the_seller_the_sale_is_reversed():
+    buyer, seller = UserFactory(), UserFactory()
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_r", 10_000, "needs_response")))
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_r", 10_000, "lost")))
+    kinds = list(Event.objects.filter(user=seller).order_by("id").values_list("kind", flat=True))
+    assert kinds[-2:] == ["sale.disputed", "sale.reversed"]
+    assert_payments_invariants()
+
+
+def test_m1_proceeds_the_seller_spent_leave_a_recorded_loss_not_a_gap():
+    buyer, seller, other = UserFactory(), UserFactory(), UserFactory()
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    # The seller spends the proceeds on another sale; that one is not chased (its buyer's
+    # money is the seller's own proceeds): the buyer has nothing, so the rest is a loss.
+    sell_to(seller, other, 9_500)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_s", 10_000, "needs_response")))
     assert losses() == 10_000
     assert Dispute.objects.get().loss_minor == 10_000
     assert usd(buyer, AccountKind.DEBT) == 0
     assert_payments_invariants()
-    # Won: the loss is given back.
-    deliver(event("charge.dispute.closed", dispute(deposit, "dp_l", 10_000, "won")))
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_s", 10_000, "won")))
     assert losses() == 0
     assert_payments_invariants()
 

@@ -125,3 +125,39 @@ def test_worker_sends_a_users_refund_after_commit_and_retries_a_500(celery_worke
     assert [r.idempotency_key for r in posts] == [f"deposit-refund-{refund.pk}"] * 2
     assert balance(user, currency="USD") == 2_500
     assert_payments_invariants()
+
+
+def test_worker_asks_a_paid_out_transfer_back_after_the_refund_commits(celery_worker, fake_stripe):
+    from market.payments.models import TransferReversal, TransferReversalStatus
+    from market.payments.services.proceeds import release_matured_proceeds
+    from tests.payments.helpers import charge_refunded, event
+    from tests.payments.test_provenance import after_window, deliver, paid_deposit, sell_to
+
+    seller = UserFactory()
+    ConnectedAccount.objects.create(
+        user=seller, stripe_account_id=f"acct_{seller.pk}", payouts_enabled=True
+    )
+    deposit = paid_deposit(UserFactory(), 10_000)
+    sell_to(deposit.user, seller, 10_000)
+    release_matured_proceeds(now=after_window())
+    fake_stripe.answer("POST", "/v1/transfers", 200, fakes.transfer("tr_rv", 9_475, "acct"))
+    withdrawal = request_withdrawal(user=seller, amount_minor=9_500)
+    assert wait_for_status(withdrawal.pk).status == WithdrawalStatus.PAID
+    path = "/v1/transfers/tr_rv/reversals"
+    fake_stripe.answer(
+        "POST",
+        path,
+        200,
+        {"id": "trr_w", "object": "transfer_reversal", "amount": 9_475, "currency": "usd"},
+    )
+
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    done = wait_until(
+        lambda: TransferReversal.objects.filter(status=TransferReversalStatus.SUCCEEDED).first(),
+        "the transfer reversal to be made",
+    )
+
+    assert done.amount_minor == 9_475 and done.stripe_reversal_id == "trr_w"
+    [sent] = fake_stripe.requests_to("POST", path)
+    assert sent.idempotency_key == f"transfer-reversal-{done.pk}"
+    assert_payments_invariants()

@@ -297,7 +297,9 @@ class Book:
 class Event:
     id: int  # for mark_read(up_to=...)
     event_id: str  # evt_<id>, as in webhook deliveries
-    type: str  # solution.judged, ask.filled, bid.filled, bid.arrived
+    type: (
+        str  # solution.judged, ask.filled, bid.filled, bid.arrived, sale.disputed/reversed/restored
+    )
     created_at: str
     message: str
     is_read: bool

@@ -27,6 +27,9 @@ from market.payments.models.provenance import (
     ReconciliationRun,
     SaleReversal,
     TradeFunding,
+    TransferReversal,
+    TransferReversalStatus,
+    WithdrawalFunding,
 )
 
 __all__ = [
@@ -47,4 +50,7 @@ __all__ = [
     "TradeFunding",
     "SaleReversal",
     "ReconciliationRun",
+    "WithdrawalFunding",
+    "TransferReversal",
+    "TransferReversalStatus",
 ]

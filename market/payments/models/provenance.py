@@ -8,7 +8,7 @@ from django.db.models import F, Q
 
 from market.models import LedgerTransaction, Trade
 from market.payments.models.deposits import Deposit, Dispute
-from market.payments.models.payouts import ProceedsHold
+from market.payments.models.payouts import ProceedsHold, Withdrawal
 
 
 class FundsLot(models.Model):
@@ -93,6 +93,12 @@ class SaleReversal(models.Model):
         DISPUTED = "disputed", "On hold: the buyer's payment is disputed"
         RESTORED = "restored", "Restored: the dispute was decided for us"
 
+    class Source(models.TextChoices):
+        # Where the seller's part came from (docs/payments.md, "Takings", steps 2-4).
+        PENDING = "pending", "from your pending proceeds"
+        AVAILABLE = "available", "from your available proceeds"
+        TRANSFER = "transfer", "by reversing a transfer already paid out"
+
     seller = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sale_reversals"
     )
@@ -107,9 +113,14 @@ class SaleReversal(models.Model):
     seller_minor = models.BigIntegerField()
     fee_minor = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PENDING)
     reason = models.CharField(max_length=200)
     ledger_transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+    # The won dispute's transaction that gave it back (RESTORED).
+    restore_transaction = models.ForeignKey(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -118,6 +129,91 @@ class SaleReversal(models.Model):
 
     def __str__(self) -> str:
         return f"sale {self.trade_id} reversed {self.seller_minor}+{self.fee_minor} {self.status}"
+
+
+class WithdrawalFunding(models.Model):
+    """``amount_minor`` of a withdrawal was paid from ``lot`` (the seller's proceeds lots are
+    consumed oldest first when the withdrawal is requested, given back if Stripe refuses)."""
+
+    withdrawal = models.ForeignKey(Withdrawal, on_delete=models.PROTECT, related_name="fundings")
+    lot = models.ForeignKey(FundsLot, on_delete=models.PROTECT, related_name="withdrawal_fundings")
+    amount_minor = models.BigIntegerField()
+    # Of amount_minor, what a refund or dispute of the deposit behind the lot asked back.
+    reversed_minor = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0, reversed_minor__gte=0)
+                & Q(reversed_minor__lte=F("amount_minor")),
+                name="withdrawalfunding_reversed_within_amount",
+            ),
+        ]
+        indexes = [models.Index(fields=["lot", "id"], name="withdrawalfunding_lot")]
+
+    def __str__(self) -> str:
+        return f"withdrawal {self.withdrawal_id} funded {self.amount_minor} by lot {self.lot_id}"
+
+
+class TransferReversalStatus(models.TextChoices):
+    REQUESTED = "requested", "Asked of Stripe; not yet confirmed"
+    SUCCEEDED = "succeeded", "Reversed: the money is back on the platform"
+    REFUSED = "refused", "Refused by Stripe: recorded as a platform loss"
+
+
+class TransferReversal(models.Model):
+    """Proceeds already paid out to a seller, asked back from their connected account with a
+    Stripe transfer reversal because the deposit that bought the sale was taken back.
+
+    While REQUESTED the amount sits in the REVERSALS receivable; Stripe's reversal moves it to
+    the clearing account, a refusal to LOSSES (docs/payments.md, "Takings")."""
+
+    withdrawal = models.ForeignKey(Withdrawal, on_delete=models.PROTECT, related_name="reversals")
+    sale_reversal = models.OneToOneField(
+        SaleReversal, on_delete=models.PROTECT, related_name="transfer_reversal"
+    )
+    amount_minor = models.BigIntegerField()
+    status = models.CharField(
+        max_length=10,
+        choices=TransferReversalStatus.choices,
+        default=TransferReversalStatus.REQUESTED,
+    )
+    stripe_reversal_id = models.CharField(  # noqa: DJ001
+        max_length=255, null=True, blank=True, unique=True
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    failure_code = models.CharField(max_length=100, blank=True)
+    failure_message = models.CharField(max_length=500, blank=True)
+    request_transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="+"
+    )
+    close_transaction = models.OneToOneField(
+        LedgerTransaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0), name="transferreversal_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=TransferReversalStatus.REQUESTED, close_transaction__isnull=True)
+                | (
+                    ~Q(status=TransferReversalStatus.REQUESTED) & Q(close_transaction__isnull=False)
+                ),
+                name="transferreversal_closed_iff_close_transaction",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=TransferReversalStatus.SUCCEEDED)
+                | Q(stripe_reversal_id__isnull=False),
+                name="transferreversal_succeeded_has_stripe_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"transfer reversal {self.pk} of withdrawal {self.withdrawal_id}: {self.status}"
 
 
 class ReconciliationRun(models.Model):

@@ -37,6 +37,9 @@ from market.payments.models import (
     DepositStatus,
     Dispute,
     DisputeStatus,
+    SaleReversal,
+    TransferReversal,
+    TransferReversalStatus,
 )
 
 _Kind = LedgerTransaction.Kind
@@ -96,15 +99,44 @@ def _walk_withdrawable(user_id: int, available: Account) -> tuple[int, int]:
             ledger_transaction_id__in=[t for _, t, k in rows if k == _Kind.TRADE],
         ).values_list("ledger_transaction_id", flat=True)
     )
+    # A seller's matured proceeds taken back (the deposit behind the sale was refunded or
+    # disputed) leave the withdrawable part; given back by a won dispute, they return to it.
+    taken_back, given_back = _proceeds_taken_and_given_back(user_id, rows)
     balance = withdrawable = 0
     for amount, txn_id, kind in rows:
         balance += amount
-        if amount > 0 and (kind in _TO_WITHDRAWABLE or txn_id in sold):
+        if amount > 0 and (kind in _TO_WITHDRAWABLE or txn_id in sold or txn_id in given_back):
             withdrawable += amount
-        elif kind == _Kind.WITHDRAWAL_HOLD:
-            withdrawable += amount  # a debit: the withdrawn proceeds
+        elif kind == _Kind.WITHDRAWAL_HOLD or (amount < 0 and txn_id in taken_back):
+            withdrawable += amount  # a debit: the withdrawn or taken back proceeds
         withdrawable = min(max(withdrawable, 0), max(balance, 0))
     return balance, withdrawable
+
+
+def _proceeds_taken_and_given_back(
+    user_id: int, rows: list[tuple[int, int, str]]
+) -> tuple[set[int], set[int]]:
+    if not any(k in (_Kind.REFUND, _Kind.DISPUTE, _Kind.TRANSFER_REVERSAL) for _, _, k in rows):
+        return set(), set()
+    reversals = SaleReversal.objects.filter(seller_id=user_id)
+    taken = set(
+        reversals.filter(source=SaleReversal.Source.AVAILABLE).values_list(
+            "ledger_transaction_id", flat=True
+        )
+    )
+    taken |= set(
+        TransferReversal.objects.filter(
+            sale_reversal__seller_id=user_id,
+            sale_reversal__status=SaleReversal.Status.RESTORED,
+            status=TransferReversalStatus.REFUSED,
+        ).values_list("close_transaction_id", flat=True)
+    )
+    given = set(
+        reversals.filter(restore_transaction__isnull=False).values_list(
+            "restore_transaction_id", flat=True
+        )
+    )
+    return {t for t in taken if t is not None}, {t for t in given if t is not None}
 
 
 def compute_usd_buckets(*, user_id: int, available: Account) -> UsdBuckets:

@@ -70,8 +70,9 @@ def release_matured_proceeds(*, now: datetime | None = None, limit: int = 500) -
     Each hold is released in its own transaction, claimed with SKIP LOCKED so that two runs
     never release the same hold twice and never wait on each other.
     """
-    # Imported here: provenance imports the engine's cancel_order, which imports this module.
-    from market.payments.services.provenance import add_proceeds_lot
+    # Imported here: the engine (market.services.orders) imports this module, and the payments
+    # models import the market's; kept out of the engine's import path.
+    from market.payments.services.lots import add_proceeds_lot
 
     now = now or timezone.now()
     due = list(

@@ -1,20 +1,22 @@
 """Funds provenance: every USD cent knows which deposit it came from.
 
-A paid deposit creates a lot (:class:`FundsLot`); spending consumes a user's lots oldest
-first. A USD trade records which of the buyer's lots paid for it (:class:`TradeFunding`, by
-the trigger ``payments_fund_trade`` on the engine's trade insert, migration payments 0004),
-so the seller's pending proceeds carry the identity of the deposits that bought them; when
-the proceeds mature they become a lot of the seller's own.
+Lots (market.payments.services.lots) say where a user's USD came from; a USD trade records
+which of the buyer's lots paid for it (:class:`TradeFunding`), so a seller's proceeds carry
+the identity of the deposits that bought them, and a withdrawal records which proceeds lots
+it paid out (:class:`WithdrawalFunding`).
 
 A refund made at Stripe or a dispute of a deposit takes back its amount in one database
-transaction, in this order (docs/payments.md, "Takings"):
+transaction, in this order (docs/payments.md, "Takings", with the reasons):
 
 1. the deposit's own unspent lot (from the buyer's available USD);
-2. the sellers' pending proceeds the deposit funded, oldest trade first: each such sale is
-   reversed (a refund, a lost dispute) or held as disputed (an open dispute), the platform's
-   fee on that part comes back too, and the seller gets an activity event;
-3. the buyer's other funds: their available USD, then their open USD bids (cancelled);
-4. whatever is left is the platform's loss, posted to the LOSSES account.
+2. the sellers' pending proceeds the deposit funded, oldest trade first, with the platform's
+   fee on that part: each such sale is reversed (a refund, a lost dispute) or held as
+   disputed (an open dispute), and the seller is told (market.payments.services.sale_notices);
+3. proceeds it funded that matured and are still unspent in the seller's balance;
+4. proceeds it funded that were paid out: the transferred share is asked back with a Stripe
+   transfer reversal (the REVERSALS receivable; market.payments.services.transfer_reversals);
+5. the buyer's other funds: their available USD, then their open USD bids (cancelled);
+6. whatever is left is the platform's loss, posted to the LOSSES account.
 
 A won (or warning_closed) dispute gives every part back to where it came from.
 """
@@ -23,7 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.db.models import F, Sum
+from django.db import transaction
+from django.db.models import F
 
 from market.models import Account, AccountKind, LedgerTransaction, Trade
 from market.money import format_minor
@@ -35,6 +38,10 @@ from market.payments.models import (
     ProceedsHold,
     SaleReversal,
     TradeFunding,
+    TransferReversal,
+    TransferReversalStatus,
+    WithdrawalFunding,
+    WithdrawalStatus,
 )
 from market.payments.services.balances import (
     USD,
@@ -45,83 +52,9 @@ from market.payments.services.debtors import (
     cancel_open_usd_bids,
     lock_problems_of_open_usd_bids,
 )
+from market.payments.services.lots import add_proceeds_lot, consume_lots, restore_deposit_lot
+from market.payments.services.sale_notices import tell_seller
 from market.services.ledger import Leg, get_user_accounts, lock_accounts, record_transaction
-
-
-def create_deposit_lot(deposit: Deposit) -> FundsLot:
-    return FundsLot.objects.create(
-        user_id=deposit.user_id,
-        source=FundsLot.Source.DEPOSIT,
-        deposit=deposit,
-        amount_minor=deposit.amount_minor,
-        remaining_minor=deposit.amount_minor,
-    )
-
-
-def add_proceeds_lot(hold: ProceedsHold, amount_minor: int) -> None:
-    """Matured (or restored after release) proceeds of ``hold`` become the seller's lot."""
-    lot = FundsLot.objects.select_for_update().filter(proceeds_hold=hold).first()
-    if lot is None:
-        FundsLot.objects.create(
-            user_id=hold.user_id,
-            source=FundsLot.Source.PROCEEDS,
-            proceeds_hold=hold,
-            amount_minor=amount_minor,
-            remaining_minor=amount_minor,
-        )
-    else:
-        FundsLot.objects.filter(pk=lot.pk).update(
-            amount_minor=F("amount_minor") + amount_minor,
-            remaining_minor=F("remaining_minor") + amount_minor,
-        )
-
-
-def deposit_lot_remaining(deposit: Deposit) -> int:
-    """The deposit's unspent part. A deposit credited before lots existed (no lot) keeps the
-    earlier rule: its room, bounded by the user's refundable deposit by the caller."""
-    lot = FundsLot.objects.filter(deposit=deposit).first()
-    if lot is None:
-        from market.payments.services.buckets import deposit_room_minor
-
-        return deposit_room_minor(deposit)
-    return lot.remaining_minor
-
-
-def consume_lots(
-    *, user_id: int, amount_minor: int, source: str | None = None, exclude: int | None = None
-) -> int:
-    """Consume up to ``amount_minor`` of the user's unspent lots, oldest first; return how
-    much was consumed. Precondition: the user's AVAILABLE account is locked."""
-    lots = FundsLot.objects.select_for_update().filter(user_id=user_id, remaining_minor__gt=0)
-    if source is not None:
-        lots = lots.filter(source=source)
-    if exclude is not None:
-        lots = lots.exclude(pk=exclude)
-    due = amount_minor
-    for lot in lots.order_by("id"):
-        if due <= 0:
-            break
-        part = min(lot.remaining_minor, due)
-        FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - part)
-        due -= part
-    return amount_minor - due
-
-
-def consume_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
-    """A refund the user asked for leaves from the deposit's own lot (checked before)."""
-    FundsLot.objects.filter(deposit=deposit).update(
-        remaining_minor=F("remaining_minor") - amount_minor
-    )
-
-
-def restore_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
-    """Give ``amount_minor`` back to the deposit's lot (a refused refund, a won dispute),
-    never beyond the deposit's amount."""
-    lot = FundsLot.objects.select_for_update().filter(deposit=deposit).first()
-    if lot is None or amount_minor <= 0:
-        return
-    lot.remaining_minor = min(lot.amount_minor, lot.remaining_minor + amount_minor)
-    lot.save(update_fields=["remaining_minor"])
 
 
 @dataclasses.dataclass
@@ -134,17 +67,87 @@ class Taking:
     reversals: list[SaleReversal] = dataclasses.field(default_factory=list)
 
 
-def _open_fundings(deposit: Deposit) -> list[TradeFunding]:
-    """Fundings by the deposit's lot whose sale's proceeds are still pending."""
+def _unsettled_fundings(deposit: Deposit) -> list[TradeFunding]:
+    """Fundings by the deposit's lot not yet taken back (pending or already released)."""
     return list(
-        TradeFunding.objects.filter(
-            lot__deposit=deposit,
-            reversed_minor__lt=F("amount_minor"),
-            trade__proceeds_hold__released_at__isnull=True,
-        )
+        TradeFunding.objects.filter(lot__deposit=deposit, reversed_minor__lt=F("amount_minor"))
         .select_related("trade")
         .order_by("id")
     )
+
+
+@dataclasses.dataclass
+class _Part:
+    """One part of a taking that a seller's sale pays: where from, and how much."""
+
+    funding: TradeFunding
+    hold: ProceedsHold
+    source: str
+    seller_minor: int
+    fee_minor: int
+    funded_minor: int  # of the funding's price, what this part settles
+    withdrawal_funding: WithdrawalFunding | None = None
+
+
+def _released_parts(
+    *,
+    funding: TradeFunding,
+    hold: ProceedsHold,
+    part: int,
+    seller_available: int,
+) -> list[_Part]:
+    """Steps 3 and 4 for one funding whose proceeds matured: the seller's unspent proceeds
+    lot (their available USD, at most ``seller_available``), then the withdrawals it paid
+    (a transfer reversal of the amount transferred). What the seller spent on a purchase, a
+    withdrawal's fee and the platform's fee on the withdrawn part are not taken: they are
+    left to the buyer's other funds and then the loss. Precondition: the seller's AVAILABLE
+    is locked."""
+    trade: Trade = funding.trade
+    share = min(
+        part * hold.amount_minor // trade.price_minor, hold.amount_minor - hold.reversed_minor
+    )
+    lot = FundsLot.objects.select_for_update().filter(proceeds_hold=hold).first()
+    parts: list[_Part] = []
+    if lot is None or share <= 0:
+        return parts
+    from_available = min(share, lot.remaining_minor, max(seller_available, 0))
+    if from_available > 0:
+        # The platform's fee on that much of the sale comes back with it.
+        fee = (part - share) * from_available // share
+        parts.append(
+            _Part(
+                funding,
+                hold,
+                SaleReversal.Source.AVAILABLE,
+                from_available,
+                fee,
+                from_available + fee,
+            )
+        )
+        FundsLot.objects.filter(pk=lot.pk).update(
+            remaining_minor=F("remaining_minor") - from_available
+        )
+    left = share - from_available
+    paid_out = (
+        WithdrawalFunding.objects.select_for_update(of=("self",))
+        .filter(
+            lot=lot, withdrawal__status=WithdrawalStatus.PAID, reversed_minor__lt=F("amount_minor")
+        )
+        .select_related("withdrawal")
+        .order_by("id")
+    )
+    for wf in paid_out:
+        if left <= 0:
+            break
+        take = min(wf.amount_minor - wf.reversed_minor, left)
+        withdrawal = wf.withdrawal
+        # Stripe transferred the withdrawal's net: ask back that share of what was taken.
+        asked = take * withdrawal.net_minor // withdrawal.amount_minor
+        left -= take
+        WithdrawalFunding.objects.filter(pk=wf.pk).update(reversed_minor=F("reversed_minor") + take)
+        if asked > 0:
+            parts.append(_Part(funding, hold, SaleReversal.Source.TRANSFER, asked, 0, asked, wf))
+    return parts
 
 
 def take_back(
@@ -165,14 +168,16 @@ def take_back(
     Precondition: inside ``transaction.atomic`` with ``deposit`` locked; ``to`` fetched before
     this call. Lock order: the deposit, system accounts, the problems of the buyer's open USD
     bids, the proceeds holds the deposit funded (id order), every user account involved (one
-    call, id order), then lots. Raises PaymentsBusy if a trade funded by the deposit
-    committed between the reading of its fundings and the locking of the accounts.
+    call, id order), then lots and withdrawal fundings. Raises PaymentsBusy if a trade funded
+    by the deposit committed between the reading of its fundings and the locking of the
+    accounts.
     """
     buyer = deposit.user_id
     fees = usd_system_account(AccountKind.FEES)
     losses = usd_system_account(AccountKind.LOSSES)
+    receivable = usd_system_account(AccountKind.REVERSALS)
     problems = lock_problems_of_open_usd_bids(user_id=buyer)
-    fundings = _open_fundings(deposit)
+    fundings = _unsettled_fundings(deposit)
     hold_ids = sorted({f.trade_id for f in fundings})
     holds = {
         h.trade_id: h
@@ -182,35 +187,70 @@ def take_back(
     }
     sellers = sorted({h.user_id for h in holds.values()})
     keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
-    keys += [(seller, AccountKind.PENDING) for seller in sellers]
+    for seller in sellers:
+        keys += [(seller, AccountKind.PENDING), (seller, AccountKind.AVAILABLE)]
     accounts = get_user_accounts(keys=keys, currency=USD)
     locked = lock_accounts(accounts.values())
-    if {f.pk for f in _open_fundings(deposit)} - {f.pk for f in fundings}:
+    if {f.pk for f in _unsettled_fundings(deposit)} - {f.pk for f in fundings}:
         raise PaymentsBusy("a trade paid by this deposit is committing; try again")
     lot = FundsLot.objects.select_for_update().filter(deposit=deposit).first()
 
+    # 1. The deposit's own unspent lot.
     from_lot = min(amount_minor, lot.remaining_minor if lot is not None else 0)
     rest = amount_minor - from_lot
     legs: list[Leg] = []
-    planned: list[tuple[TradeFunding, ProceedsHold, int, int]] = []
+    parts: list[_Part] = []
+    seller_available = {
+        seller: locked[accounts[(seller, AccountKind.AVAILABLE)].pk].balance_minor
+        for seller in sellers
+    }
     for funding in fundings:
         if rest <= 0:
             break
         hold = holds.get(funding.trade_id)
-        if hold is None or hold.released_at is not None:
+        if hold is None:
             continue
         part = min(funding.amount_minor - funding.reversed_minor, rest)
         trade: Trade = funding.trade
-        seller_part = min(
-            part * hold.amount_minor // trade.price_minor, hold.amount_minor - hold.reversed_minor
-        )
-        fee_part = part - seller_part
-        if seller_part:
-            legs.append((accounts[(hold.user_id, AccountKind.PENDING)], -seller_part))
-        if fee_part:
-            legs.append((fees, -fee_part))
-        planned.append((funding, hold, seller_part, fee_part))
-        rest -= part
+        if hold.released_at is None:
+            # 2. The seller's pending proceeds.
+            seller_part = min(
+                part * hold.amount_minor // trade.price_minor,
+                hold.amount_minor - hold.reversed_minor,
+            )
+            found = [
+                _Part(
+                    funding,
+                    hold,
+                    SaleReversal.Source.PENDING,
+                    seller_part,
+                    part - seller_part,
+                    part,
+                )
+            ]
+        else:
+            # 3-4. Matured proceeds: the seller's available part, then transfers paid out.
+            found = _released_parts(
+                funding=funding,
+                hold=hold,
+                part=part,
+                seller_available=seller_available[hold.user_id],
+            )
+        for p in found:
+            if p.source == SaleReversal.Source.PENDING and p.seller_minor:
+                legs.append((accounts[(hold.user_id, AccountKind.PENDING)], -p.seller_minor))
+            elif p.source == SaleReversal.Source.AVAILABLE:
+                legs.append((accounts[(hold.user_id, AccountKind.AVAILABLE)], -p.seller_minor))
+                seller_available[hold.user_id] -= p.seller_minor
+            elif p.source == SaleReversal.Source.TRANSFER:
+                legs.append((receivable, -p.seller_minor))
+            if p.fee_minor:
+                legs.append((fees, -p.fee_minor))
+            rest -= p.seller_minor + p.fee_minor
+        parts += found
+        # The whole part is settled: what none of the steps above found is the buyer's to
+        # cover (step 5) or the platform's loss (step 6), never asked of this sale again.
+        TradeFunding.objects.filter(pk=funding.pk).update(reversed_minor=F("reversed_minor") + part)
     from_proceeds = amount_minor - from_lot - rest
     buyer_accounts = {
         AccountKind.AVAILABLE: accounts[(buyer, AccountKind.AVAILABLE)],
@@ -231,32 +271,33 @@ def take_back(
         FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - from_lot)
 
     taking = Taking(txn=txn, from_lot=from_lot, from_proceeds=from_proceeds)
-    for funding, hold, seller_part, fee_part in planned:
-        TradeFunding.objects.filter(pk=funding.pk).update(
-            reversed_minor=F("reversed_minor") + seller_part + fee_part
-        )
-        ProceedsHold.objects.filter(pk=hold.pk).update(
-            reversed_minor=F("reversed_minor") + seller_part
-        )
-        hold.reversed_minor += seller_part
+    for p in parts:
+        if p.source == SaleReversal.Source.PENDING:
+            ProceedsHold.objects.filter(pk=p.hold.pk).update(
+                reversed_minor=F("reversed_minor") + p.seller_minor
+            )
+            p.hold.reversed_minor += p.seller_minor
         reversal = SaleReversal.objects.create(
-            seller_id=hold.user_id,
-            trade_id=funding.trade_id,
-            funding=funding,
-            proceeds_hold=hold,
+            seller_id=p.hold.user_id,
+            trade_id=p.funding.trade_id,
+            funding=p.funding,
+            proceeds_hold=p.hold,
             deposit=deposit,
             dispute=dispute,
-            seller_minor=seller_part,
-            fee_minor=fee_part,
+            seller_minor=p.seller_minor,
+            fee_minor=p.fee_minor,
+            source=p.source,
             status=SaleReversal.Status.REVERSED if final else SaleReversal.Status.DISPUTED,
             reason=reason[:200],
             ledger_transaction=txn,
         )
-        _tell_seller(reversal, funding.trade)
+        if p.withdrawal_funding is not None:
+            request_transfer_reversal(reversal=reversal, withdrawal_funding=p.withdrawal_funding)
+        tell_seller(reversal, p.funding.trade)
         taking.reversals.append(reversal)
 
-    # 3. The buyer's other funds: what their available USD paid beyond the lot, then their
-    # open USD bids (cancelled: the holds repay the debt). 4. The rest is the platform's loss.
+    # 5. The buyer's other funds: what their available USD paid beyond the lot, then their
+    # open USD bids (cancelled: the holds repay the debt). 6. The rest is the platform's loss.
     debt = buyer_accounts[AccountKind.DEBT]
     new_debt = -sum(amount for account, amount in legs if account.pk == debt.pk)
     if new_debt > 0:
@@ -283,9 +324,26 @@ def take_back(
     return taking
 
 
+def request_transfer_reversal(
+    *, reversal: SaleReversal, withdrawal_funding: WithdrawalFunding
+) -> TransferReversal:
+    """Record a transfer reversal the taking posted to REVERSALS and send it after commit."""
+    from market.payments.tasks import send_transfer_reversal_task
+
+    record = TransferReversal.objects.create(
+        withdrawal_id=withdrawal_funding.withdrawal_id,
+        sale_reversal=reversal,
+        amount_minor=reversal.seller_minor,
+        request_transaction=reversal.ledger_transaction,
+    )
+    transaction.on_commit(lambda: send_transfer_reversal_task.delay(reversal_id=record.pk))
+    return record
+
+
 def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: str) -> None:
     """A dispute decided for us (won, warning_closed): each part of its taking goes back to
-    where it came from. Precondition: the deposit is locked; ``source`` (DISPUTES) fetched."""
+    where it came from. Precondition: the deposit is locked; ``source`` (DISPUTES) fetched.
+    Lock order: holds, transfer reversals, then user accounts (as the reversal's close)."""
     deposit = dispute.deposit
     buyer = deposit.user_id
     fees = usd_system_account(AccountKind.FEES)
@@ -301,6 +359,12 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
         .filter(pk__in=sorted({r.proceeds_hold_id for r in reversals}))
         .order_by("id")
     }
+    transfers = {
+        t.sale_reversal_id: t
+        for t in TransferReversal.objects.select_for_update()
+        .filter(sale_reversal__in=[r.pk for r in reversals])
+        .order_by("id")
+    }
     sellers = sorted({h.user_id for h in holds.values()})
     keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
     for seller in sellers:
@@ -311,18 +375,32 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
     buyer_part = dispute.from_lot_minor + dispute.from_buyer_minor
     if dispute.loss_minor:
         legs.append((losses, dispute.loss_minor))
+    to_seller: dict[int, bool] = {}
     for reversal in reversals:
         hold = holds[reversal.proceeds_hold_id]
-        # Still pending: back to PENDING (released with the hold); released meanwhile: to
-        # the seller's available USD, as a lot of the sale's proceeds.
-        where = AccountKind.PENDING if hold.released_at is None else AccountKind.AVAILABLE
+        refused = reversal.pk in transfers and (
+            transfers[reversal.pk].status == TransferReversalStatus.REFUSED
+        )
+        if refused:
+            # Stripe refused to reverse the transfer: the seller kept it and the platform
+            # posted a loss. Won, there is no loss any more.
+            legs.append((losses, reversal.seller_minor))
+            to_seller[reversal.pk] = False
+            continue
+        # Still pending: back to PENDING (released with the hold); released meanwhile, taken
+        # from available proceeds or asked back from a transfer: to the seller's available
+        # USD, as withdrawable proceeds (a transfer reversal still in flight completes to
+        # clearing; a refusal after this takes it from the seller).
+        pending = reversal.source == SaleReversal.Source.PENDING and hold.released_at is None
+        where = AccountKind.PENDING if pending else AccountKind.AVAILABLE
         if reversal.seller_minor:
             legs.append((accounts[(hold.user_id, where)], reversal.seller_minor))
         if reversal.fee_minor:
             legs.append((fees, reversal.fee_minor))
+        to_seller[reversal.pk] = not pending
     # The buyer's part goes through credit_available_locked so that it repays debt first.
     txn_legs = [*legs, (accounts[(buyer, AccountKind.AVAILABLE)], buyer_part)]
-    record_transaction(
+    txn = record_transaction(
         kind=LedgerTransaction.Kind.DISPUTE,
         currency=USD,
         legs=txn_legs,
@@ -340,62 +418,35 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
     restore_deposit_lot(deposit, buyer_part)
     for reversal in reversals:
         hold = holds[reversal.proceeds_hold_id]
-        ProceedsHold.objects.filter(pk=hold.pk).update(
-            reversed_minor=F("reversed_minor") - reversal.seller_minor
-        )
+        if reversal.source == SaleReversal.Source.PENDING:
+            ProceedsHold.objects.filter(pk=hold.pk).update(
+                reversed_minor=F("reversed_minor") - reversal.seller_minor
+            )
         TradeFunding.objects.filter(pk=reversal.funding_id).update(
             reversed_minor=F("reversed_minor") - reversal.seller_minor - reversal.fee_minor
         )
-        if hold.released_at is not None and reversal.seller_minor:
-            add_proceeds_lot(hold, reversal.seller_minor)
+        if to_seller[reversal.pk] and reversal.seller_minor:
+            if reversal.source == SaleReversal.Source.PENDING:
+                add_proceeds_lot(hold, reversal.seller_minor)
+            else:
+                FundsLot.objects.filter(proceeds_hold=hold).update(
+                    remaining_minor=F("remaining_minor") + reversal.seller_minor
+                )
         reversal.status = SaleReversal.Status.RESTORED
-        reversal.save(update_fields=["status"])
+        reversal.restore_transaction = txn
+        reversal.save(update_fields=["status", "restore_transaction"])
+        tell_seller(reversal, reversal.trade)
 
 
 def settle_lost(dispute: Dispute) -> None:
-    """A lost dispute: its disputed sale reversals become final."""
-    SaleReversal.objects.filter(dispute=dispute, status=SaleReversal.Status.DISPUTED).update(
-        status=SaleReversal.Status.REVERSED
-    )
-
-
-def _tell_seller(reversal: SaleReversal, trade: Trade) -> None:
-    """The seller's activity event, in the taking's transaction."""
-    from activity.models import Event
-
-    amount = format_minor(reversal.seller_minor, USD)
-    disputed = reversal.status == SaleReversal.Status.DISPUTED
-    Event.objects.bulk_create(
-        [
-            Event(
-                user_id=reversal.seller_id,
-                kind="sale.reversed",
-                key=f"sale-reversal:{reversal.pk}",
-                payload={
-                    "trade_id": trade.pk,
-                    "problem_id": trade.problem_id,
-                    "solution_id": trade.solution_id,
-                    "price_minor": trade.price_minor,
-                    "currency": trade.currency,
-                    "reversed_minor": reversal.seller_minor,
-                    "status": reversal.status,
-                    "message": (
-                        f"{amount} of your sale (trade {trade.pk}) is "
-                        + ("on hold: the buyer's payment is disputed." if disputed else "")
-                        + ("" if disputed else "reversed: the buyer's payment was refunded.")
-                    ),
-                },
-            )
-        ],
-        ignore_conflicts=True,
-    )
-
-
-def lot_summary(user_id: int) -> dict[str, int]:
-    rows = (
-        FundsLot.objects.filter(user_id=user_id)
-        .values("source")
-        .annotate(s=Sum("remaining_minor"))
-        .order_by()
-    )
-    return {row["source"]: int(row["s"] or 0) for row in rows}
+    """A lost dispute: its disputed sale reversals become final (the sellers are told)."""
+    reversals = SaleReversal.objects.filter(
+        dispute=dispute, status=SaleReversal.Status.DISPUTED
+    ).select_related("trade")
+    for reversal in reversals.order_by("id"):
+        reversal.status = SaleReversal.Status.REVERSED
+        reversal.reason = (
+            f"a dispute of the buyer's payment (deposit {reversal.deposit_id}) was lost"
+        )
+        reversal.save(update_fields=["status", "reason"])
+        tell_seller(reversal, reversal.trade)

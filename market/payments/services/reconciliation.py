@@ -11,7 +11,7 @@ one to staff). Stripe's processing fees (``fee``) are not in our ledger and are 
 | charge | + gross of each payment | + Σ paid deposits |
 | refund | − each refund | − Σ ``refunded_minor`` |
 | dispute | − disputed, + ``dispute_reversal`` when won | − Σ open and lost disputes |
-| transfer | − each transfer, + ``transfer_reversal`` | − Σ net of paid withdrawals |
+| transfer | − each transfer, + ``transfer_reversal`` | − Σ net paid out + Σ reversals made |
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from market.payments.models import (
     Dispute,
     DisputeStatus,
     ReconciliationRun,
+    TransferReversal,
+    TransferReversalStatus,
     Withdrawal,
     WithdrawalStatus,
 )
@@ -62,7 +64,8 @@ def ledger_by_category() -> dict[str, int]:
         "charge": _sum(paid),
         "refund": -_sum(paid, "refunded_minor"),
         "dispute": -_sum(taken),
-        "transfer": -(_sum(paid_out) - _sum(paid_out, "fee_minor")),
+        "transfer": -(_sum(paid_out) - _sum(paid_out, "fee_minor"))
+        + _sum(TransferReversal.objects.filter(status=TransferReversalStatus.SUCCEEDED)),
     }
 
 

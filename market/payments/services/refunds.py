@@ -44,7 +44,7 @@ from market.payments.services.buckets import compute_usd_buckets, deposit_room_m
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
 from market.payments.services.idempotency_keys import checked_key
-from market.payments.services.provenance import (
+from market.payments.services.lots import (
     consume_deposit_lot,
     deposit_lot_remaining,
     restore_deposit_lot,

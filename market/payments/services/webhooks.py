@@ -39,7 +39,7 @@ from market.payments.services.balances import (
     usd_system_account,
 )
 from market.payments.services.connect import refresh_account_flags
-from market.payments.services.provenance import create_deposit_lot
+from market.payments.services.lots import create_deposit_lot
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -103,6 +103,7 @@ _USD_SYSTEM_KINDS = (
     AccountKind.STRIPE_CLEARING,
     AccountKind.DISPUTES,
     AccountKind.LOSSES,
+    AccountKind.REVERSALS,
 )
 
 

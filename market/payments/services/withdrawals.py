@@ -41,6 +41,10 @@ from market.payments.services.balances import (
 )
 from market.payments.services.buckets import compute_usd_buckets
 from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.lots import (
+    consume_lots_for_withdrawal,
+    restore_lots_of_withdrawal,
+)
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -146,6 +150,7 @@ def _hold(
             idempotency_key=idempotency_key,
             hold_transaction=txn,
         )
+        consume_lots_for_withdrawal(withdrawal=withdrawal)
         transaction.on_commit(
             lambda: send_withdrawal_transfer_task.delay(withdrawal_id=withdrawal.pk)
         )
@@ -286,6 +291,7 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
             memo=f"withdrawal {withdrawal.pk} failed: {code}",
             idempotency_key=f"withdrawal-close-{withdrawal.pk}",
         )
+        restore_lots_of_withdrawal(withdrawal=withdrawal)
         withdrawal.status = WithdrawalStatus.FAILED
         withdrawal.failure_code = code[:100]
         withdrawal.failure_message = message[:500]

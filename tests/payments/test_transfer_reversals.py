@@ -1,0 +1,247 @@
+"""Issue 27, M1 to the end: proceeds already paid out to a seller are asked back from their
+Stripe account with a transfer reversal (the real library, Stripe stubbed at the HTTP layer),
+and what cannot be recovered is a recorded loss.
+
+The worked example of docs/payments.md: a 100.00 deposit buys a 100.00 sale; the seller's
+95.00 matures and is withdrawn (94.75 transferred after the 0.25 fee); the deposit is
+refunded: 94.75 is asked back by transfer reversal and 5.25 (the two fees) is a loss.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from market.models import AccountKind, Posting
+from market.payments.exceptions import StripeUnavailable
+from market.payments.models import (
+    ConnectedAccount,
+    Dispute,
+    SaleReversal,
+    TransferReversal,
+    TransferReversalStatus,
+    WithdrawalFunding,
+)
+from market.payments.services.proceeds import release_matured_proceeds
+from market.payments.services.reconciliation import ledger_by_category
+from market.payments.services.transfer_reversals import (
+    list_stuck_transfer_reversal_ids,
+    send_transfer_reversal,
+)
+from market.payments.services.withdrawals import request_withdrawal, send_withdrawal_transfer
+from market.payments.tasks import send_transfer_reversal_task
+from tests.factories import UserFactory
+from tests.payments import fakes
+from tests.payments.helpers import assert_payments_invariants, charge_refunded, dispute, event
+from tests.payments.test_provenance import (
+    after_window,
+    deliver,
+    losses,
+    paid_deposit,
+    sell_to,
+    usd,
+    withdrawable,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def system(kind: AccountKind) -> int:
+    return int(
+        sum(
+            Posting.objects.filter(
+                account__owner=None, account__kind=kind, currency="USD"
+            ).values_list("amount_minor", flat=True)
+        )
+    )
+
+
+def paid_out_sale(fake):
+    """A 100.00 deposit buys the seller's 100.00 ask; 95.00 matures and is withdrawn."""
+    buyer, seller = UserFactory(), UserFactory()
+    ConnectedAccount.objects.create(
+        user=seller,
+        stripe_account_id=f"acct_rev_{seller.pk}",
+        payouts_enabled=True,
+        details_submitted=True,
+    )
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    withdrawal = request_withdrawal(user=seller, amount_minor=9_500)
+    assert withdrawal.net_minor == 9_475
+    funding = WithdrawalFunding.objects.get(withdrawal=withdrawal)
+    assert funding.amount_minor == 9_500 and funding.lot.proceeds_hold is not None
+    fake.answer("POST", "/v1/transfers", 200, fakes.transfer(f"tr_{seller.pk}", 9_475, "acct"))
+    send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    return buyer, seller, deposit, f"tr_{seller.pk}"
+
+
+def reversal_answer(reversal_id: str, transfer_id: str, amount: int, ours: int) -> dict:
+    return {
+        "id": reversal_id,
+        "object": "transfer_reversal",
+        "amount": amount,
+        "currency": "usd",
+        "transfer": transfer_id,
+        "metadata": {"transfer_reversal_id": str(ours)},
+    }
+
+
+def test_worked_example_a_refund_asks_the_transfer_back_and_records_the_fees_as_loss(
+    fake_stripe,
+):
+    buyer, seller, deposit, transfer_id = paid_out_sale(fake_stripe)
+
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+
+    reversal = TransferReversal.objects.get()
+    assert (reversal.amount_minor, reversal.status) == (9_475, TransferReversalStatus.REQUESTED)
+    assert system(AccountKind.REVERSALS) == -9_475
+    assert losses() == 525
+    assert usd(buyer, AccountKind.DEBT) == 0 and usd(seller) == 0
+    sale = reversal.sale_reversal
+    assert (sale.source, sale.status, sale.seller_minor) == ("transfer", "reversed", 9_475)
+    assert_payments_invariants()
+
+    path = f"/v1/transfers/{transfer_id}/reversals"
+    fake_stripe.answer("POST", path, 200, reversal_answer("trr_1", transfer_id, 9_475, reversal.pk))
+    send_transfer_reversal(reversal_id=reversal.pk)
+
+    sent = fake_stripe.requests_to("POST", path)
+    assert len(sent) == 1
+    assert sent[0].idempotency_key == f"transfer-reversal-{reversal.pk}"
+    assert sent[0].form["amount"] == "9475"
+    assert sent[0].form["metadata[transfer_reversal_id]"] == str(reversal.pk)
+    reversal.refresh_from_db()
+    assert (reversal.status, reversal.stripe_reversal_id) == ("succeeded", "trr_1")
+    assert system(AccountKind.REVERSALS) == 0
+    # Stripe paid out 9 475, got 9 475 back and refunded 10 000 of 10 000: 525 lost, recorded.
+    assert losses() == 525
+    assert_payments_invariants()
+    # The reconciliation compares the transfer with its reversal as Stripe reports them.
+    assert ledger_by_category()["transfer"] == -9_475 + 9_475
+    # A second run (a task re-delivered) changes nothing and asks nothing of Stripe.
+    send_transfer_reversal(reversal_id=reversal.pk)
+    assert len(fake_stripe.requests) == 2  # the transfer and the one reversal
+    assert_payments_invariants()
+
+
+def test_a_refused_reversal_is_a_recorded_loss(fake_stripe):
+    _, _, deposit, transfer_id = paid_out_sale(fake_stripe)
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    reversal = TransferReversal.objects.get()
+    fake_stripe.answer(
+        "POST",
+        f"/v1/transfers/{transfer_id}/reversals",
+        400,
+        fakes.error(400, "invalid_request_error", "insufficient_funds", "balance too low"),
+    )
+    send_transfer_reversal(reversal_id=reversal.pk)
+    reversal.refresh_from_db()
+    assert (reversal.status, reversal.failure_code) == ("refused", "insufficient_funds")
+    assert system(AccountKind.REVERSALS) == 0
+    assert losses() == 10_000
+    assert_payments_invariants()
+
+
+def test_stripe_5xx_keeps_it_requested_and_the_sweep_retries_it(fake_stripe, settings):
+    _, _, deposit, transfer_id = paid_out_sale(fake_stripe)
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    reversal = TransferReversal.objects.get()
+    path = f"/v1/transfers/{transfer_id}/reversals"
+    fake_stripe.answer("POST", path, 500, fakes.error(500, "api_error", None, "boom"))
+    assert StripeUnavailable in send_transfer_reversal_task.autoretry_for
+    with pytest.raises(StripeUnavailable):
+        send_transfer_reversal_task.run(reversal_id=reversal.pk)
+    reversal.refresh_from_db()
+    assert (reversal.status, reversal.attempts) == ("requested", 1)
+    assert system(AccountKind.REVERSALS) == -9_475
+    assert_payments_invariants()
+
+    assert list_stuck_transfer_reversal_ids() == []
+    TransferReversal.objects.filter(pk=reversal.pk).update(
+        created_at=timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S + 1)
+    )
+    assert list_stuck_transfer_reversal_ids() == [reversal.pk]
+    # The retry looks for an earlier reversal first (Stripe keeps keys 24 hours only) and
+    # finds the one whose answer was lost.
+    fake_stripe.answer(
+        "GET",
+        path,
+        200,
+        {
+            "object": "list",
+            "data": [reversal_answer("trr_lost", transfer_id, 9_475, reversal.pk)],
+            "has_more": False,
+            "url": path,
+        },
+    )
+    send_transfer_reversal(reversal_id=reversal.pk)
+    reversal.refresh_from_db()
+    assert (reversal.status, reversal.stripe_reversal_id) == ("succeeded", "trr_lost")
+    assert len(fake_stripe.requests_to("POST", path)) == 1
+    assert_payments_invariants()
+
+
+def test_a_won_dispute_gives_the_reversed_transfer_back_to_the_seller(fake_stripe):
+    _, seller, deposit, transfer_id = paid_out_sale(fake_stripe)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_tr", 10_000, "needs_response")))
+    reversal = TransferReversal.objects.get()
+    assert reversal.sale_reversal.status == SaleReversal.Status.DISPUTED
+    assert Dispute.objects.get().loss_minor == 525
+    path = f"/v1/transfers/{transfer_id}/reversals"
+    fake_stripe.answer("POST", path, 200, reversal_answer("trr_2", transfer_id, 9_475, reversal.pk))
+    send_transfer_reversal(reversal_id=reversal.pk)
+    assert_payments_invariants()
+
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_tr", 10_000, "won")))
+    # Stripe gave the 100.00 back: the seller's 94.75 (taken from their Stripe account) is
+    # now in their withdrawable balance, and the 5.25 loss is undone.
+    assert usd(seller) == 9_475 and withdrawable(seller) == 9_475
+    assert losses() == 0
+    assert_payments_invariants()
+
+
+def test_a_refusal_after_a_won_dispute_takes_it_from_the_seller_not_the_platform(fake_stripe):
+    _, seller, deposit, transfer_id = paid_out_sale(fake_stripe)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_tf", 10_000, "needs_response")))
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_tf", 10_000, "won")))
+    assert usd(seller) == 9_475
+    reversal = TransferReversal.objects.get()
+    fake_stripe.answer(
+        "POST",
+        f"/v1/transfers/{transfer_id}/reversals",
+        400,
+        fakes.error(400, "invalid_request_error", "insufficient_funds", "balance too low"),
+    )
+    send_transfer_reversal(reversal_id=reversal.pk)
+    # The seller kept the transfer: the give-back is taken from them, not written off.
+    assert usd(seller) == 0 and withdrawable(seller) == 0
+    assert losses() == 0
+    assert_payments_invariants()
+
+
+def test_a_refused_withdrawal_gives_its_lots_back(fake_stripe):
+    buyer, seller = UserFactory(), UserFactory()
+    ConnectedAccount.objects.create(
+        user=seller, stripe_account_id="acct_back", payouts_enabled=True, details_submitted=True
+    )
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    release_matured_proceeds(now=after_window())
+    withdrawal = request_withdrawal(user=seller, amount_minor=9_500)
+    fake_stripe.answer(
+        "POST",
+        "/v1/transfers",
+        400,
+        fakes.error(400, "invalid_request_error", "account_invalid", "no"),
+    )
+    send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    # The proceeds are back in the seller's lot, so a refund takes them from there.
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    assert usd(seller) == 0 and losses() == 0
+    assert not TransferReversal.objects.exists()
+    assert_payments_invariants()
