@@ -165,3 +165,39 @@ def test_the_entropy_nodes_are_bound_from_private_data_not_the_hosts_devices() -
 
     assert data == list(zip(("11", "12"), ENTROPY_DEVICES, strict=True))
     assert devices == ["/dev/null", "/dev/zero"]
+
+
+PID = "import os\ndef verify(solution, rng):\n    raise ValueError(os.getpid())\n"
+THREADS = (
+    "import threading\n"
+    "def verify(solution, rng):\n"
+    "    for _ in range(40):\n"
+    "        thread = threading.Thread(target=int)\n"
+    "        thread.start()\n"
+    "        thread.join()\n"
+    "    return True\n"
+)
+
+
+def _pids_after(first_source: str) -> tuple[list[int], list[int]]:
+    """The pids the two verdicts after ``first_source`` see, in a fresh pool of one zygote,
+    and the pids of a thread-free history in another fresh pool."""
+    quiet, noisy = PythonJudge(size=1), PythonJudge(size=1)
+    try:
+        baseline = [int(_judge(quiet, PID).detail.split()[-1]) for _ in range(3)]
+        assert _judge(noisy, first_source).verdict is Outcome.ACCEPTED
+        after = [int(_judge(noisy, PID).detail.split()[-1]) for _ in range(2)]
+    finally:
+        quiet.close()
+        noisy.close()
+    return baseline, after
+
+
+def test_a_verdicts_threads_do_not_show_in_a_later_verdicts_pid() -> None:
+    """Pids are one counter per namespace: 40 threads of verdict A moved the pid of every
+    later verdict of the zygote by 40 (a channel of any width, one count per thread). Now the
+    zygote whose counter moved is replaced before another verdict runs in it."""
+    baseline, after = _pids_after(THREADS)
+
+    assert baseline == [baseline[0], baseline[0] + 1, baseline[0] + 2]
+    assert set(after) <= set(baseline), (baseline, after)
