@@ -201,3 +201,32 @@ def test_a_verdicts_threads_do_not_show_in_a_later_verdicts_pid() -> None:
 
     assert baseline == [baseline[0], baseline[0] + 1, baseline[0] + 2]
     assert set(after) <= set(baseline), (baseline, after)
+
+
+PIPES = (
+    "import os\n"
+    "def verify(solution, rng):\n"
+    "    made = 0\n"
+    "    try:\n"
+    "        for _ in range(200_000):\n"
+    "            for end in os.pipe():\n"
+    "                os.close(end)\n"
+    "            made += 1\n"
+    "    except OSError as exc:\n"
+    "        raise ValueError(f'{made} pipes, then {exc.errno}') from None\n"
+    "    return True\n"
+)
+INODE = "import os\ndef verify(solution, rng):\n    raise ValueError(os.fstat(1).st_ino)\n"
+
+
+def test_a_verdict_cannot_make_pipes_whose_inodes_a_later_verdict_reads(
+    python_judge: PythonJudge,
+) -> None:
+    """Pipe inodes come from one kernel-wide counter: 200 000 pipes made by verdict A moved the
+    inode of a later verdict's own output pipe by tens of thousands (measured 44 450 against
+    5-8 for a quiet history). A verdict can make no pipe now; fstat of its own fds still works."""
+    verdict = _judge(python_judge, PIPES)
+
+    assert verdict.reason is Reason.RUNTIME_ERROR, (verdict.verdict, verdict.detail)
+    assert verdict.detail == "ValueError: 0 pipes, then 1"  # EPERM at the first pipe
+    assert int(_judge(python_judge, INODE).detail.split()[-1]) > 0
