@@ -230,3 +230,39 @@ def test_a_verdict_cannot_make_pipes_whose_inodes_a_later_verdict_reads(
     assert verdict.reason is Reason.RUNTIME_ERROR, (verdict.verdict, verdict.detail)
     assert verdict.detail == "ValueError: 0 pipes, then 1"  # EPERM at the first pipe
     assert int(_judge(python_judge, INODE).detail.split()[-1]) > 0
+
+
+# A thread made by glibc's own clone() wrapper, running libc's getpid and exiting: the flags
+# are pthread_create's plus CLONE_PIDFD, which hands back a pidfd of the thread.
+PIDFD_THREAD = """
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.clone.restype = ctypes.c_int
+libc.clone.argtypes = [ctypes.c_void_p] * 2 + [ctypes.c_int] + [ctypes.c_void_p] * 2
+STACK = ctypes.create_string_buffer(1 << 16)
+PIDFD = ctypes.c_int(-1)
+FLAGS = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000 | 0x1000
+TID = libc.clone(
+    ctypes.cast(libc.getpid, ctypes.c_void_p), ctypes.addressof(STACK) + (1 << 16) - 64,
+    FLAGS, None, ctypes.byref(PIDFD),
+)
+ERRNO = ctypes.get_errno()
+time.sleep(0.05)
+INODE = os.fstat(PIDFD.value).st_ino if PIDFD.value >= 0 else None
+
+def verify(solution, rng):
+    raise ValueError(f"{TID} {ERRNO} {INODE}")
+"""
+
+
+def test_a_thread_comes_with_no_pidfd_whose_inode_counts_the_hosts_pids(
+    python_judge: PythonJudge,
+) -> None:
+    """A pidfd's inode number is the pid's number in one kernel-wide counter (pidfs): with
+    ``clone(CLONE_THREAD | CLONE_PIDFD)`` a verdict read how many processes and threads the
+    whole host had started, which any verdict moves by starting threads. clone is allowed
+    with exactly pthread_create's flags now; threads still work (``THREADS`` above)."""
+    verdict = _judge(python_judge, PIDFD_THREAD)
+
+    assert verdict.detail == "ValueError: -1 1 None", verdict.detail  # EPERM, no pidfd
+    assert _judge(python_judge, THREADS).verdict is Outcome.ACCEPTED
