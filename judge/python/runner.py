@@ -112,7 +112,8 @@ class PythonJudge:
         return self._new_zygote()
 
     def _checkin(self, zygote: Zygote) -> None:
-        if zygote.jobs_done >= self.recycle_after or not zygote.is_alive():
+        # pid_moved: a verdict started threads, and the next child's pid would say how many.
+        if zygote.jobs_done >= self.recycle_after or zygote.pid_moved or not zygote.is_alive():
             self._discard(zygote)
             # Warm the replacement in the background: the next verdict should not pay a cold
             # start (seconds) on its critical path.

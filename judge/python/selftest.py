@@ -73,6 +73,7 @@ FILTER_CANARIES = (
     ("listmount", 458, NULL, NULL, 0, 0), ("cachestat", 451, BAD_FD, NULL, NULL, 0),
     ("mincore", 27, 1, 1, NULL), ("membarrier", 324, ctypes.c_long(0x7FFFFFFF), 0, 0),
     ("timer_create", 222, ctypes.c_long(-1), NULL, NULL), ("timerfd_create", 283, BAD_FD, 0),
+    ("pipe", 22, NULL), ("pipe2", 293, NULL, 0),
 )  # fmt: skip
 for name, number, *arguments in FILTER_CANARIES:
     if libc.syscall(number, *arguments) != -1 or ctypes.get_errno() != errno.EPERM:

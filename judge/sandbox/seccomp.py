@@ -9,7 +9,7 @@ nothing needs to be installed in the sandbox.
 Policy: default DENY. ``ALLOWED_SYSCALLS`` is what the harness, CPython and numpy, scipy, sympy
 and mpmath use once the child is set up (derived by tracing real verdicts: the demo verifiers,
 the judge's example programs and the red-team suite, ``strace -f``), and nothing else. Some
-are allowed only with some arguments: clone only for threads (CLONE_THREAD; clone3 answers
+are allowed only with some arguments: clone only with pthread_create's flags (clone3 answers
 ENOSYS so glibc falls back to clone, whose flags we can inspect), prlimit64 only on the
 process itself, fcntl/ioctl/prctl only with the commands listed. ``REFUSED_SYSCALLS`` answer
 EPERM by name (the self-test has a canary for each: they touched the host when the sandbox
@@ -39,7 +39,8 @@ AUDIT_ARCH_X86_64 = 0xC000003E
 X32_SYSCALL_BIT = 0x40000000
 
 # struct seccomp_data offsets; arguments are 64-bit, we compare their low 32 bits (the kernel
-# truncates ioctl/fcntl commands and prctl options to int, and CLONE_THREAD is a low bit).
+# truncates ioctl/fcntl commands and prctl options to int, and clone reads only the low 32 bits
+# of its flags).
 _OFF_NR = 0
 _OFF_ARCH = 4
 
@@ -53,6 +54,13 @@ def _arg_high(index: int) -> int:
 
 
 CLONE_THREAD = 0x00010000
+# clone is allowed with exactly the flags glibc's pthread_create passes (traced: clone3 with
+# these, then clone once clone3 answers ENOSYS), and no exit signal: CLONE_VM | CLONE_FS |
+# CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |
+# CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID. Not CLONE_PIDFD: a pidfd's inode number is the
+# pid's place in one kernel-wide counter, which told a verdict how many processes and threads
+# the host (and every other verdict) had started.
+PTHREAD_CLONE_FLAGS = 0x003D0F00
 
 # x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl) a verdict child may make.
 ALLOWED_SYSCALLS: dict[str, int] = {
@@ -70,7 +78,6 @@ ALLOWED_SYSCALLS: dict[str, int] = {
     "readv": 19,
     "writev": 20,
     "access": 21,
-    "pipe": 22,
     "select": 23,
     "dup": 32,
     "dup2": 33,
@@ -86,7 +93,6 @@ ALLOWED_SYSCALLS: dict[str, int] = {
     "pselect6": 270,
     "ppoll": 271,
     "dup3": 292,
-    "pipe2": 293,
     "statx": 332,
     "faccessat2": 439,
     "close_range": 436,
@@ -160,7 +166,7 @@ ALLOWED_SYSCALLS: dict[str, int] = {
 # fanotify instances were charged to host root until root's own ran out), list the host's
 # mounts with their source paths, or reach every CPU (membarrier). Also the ones a verifier
 # used in earlier attacks: processes, exec, sockets, tracing, signals, namespaces, mounts,
-# keyrings, bpf, perf, userfaultfd, io_uring, locks, memfd, SysV IPC and timers.
+# keyrings, bpf, perf, userfaultfd, io_uring, locks, memfd, SysV IPC and timers; and pipes.
 REFUSED_SYSCALLS: dict[str, int] = {
     "chmod": 90,
     "fchmod": 91,
@@ -191,6 +197,12 @@ REFUSED_SYSCALLS: dict[str, int] = {
     "cachestat": 451,
     "mincore": 27,
     "membarrier": 324,
+    # A pipe's inode number comes from one kernel-wide counter (get_next_ino): a verdict that
+    # made 200 000 pipes moved the inode of every later verdict's own output pipe by as many
+    # (a channel between verdicts, across zygotes too). No library a verifier may import
+    # makes pipes (subprocess only, whose exec is refused); the harness made its own before.
+    "pipe": 22,
+    "pipe2": 293,
     "timer_create": 222,
     "timer_settime": 223,
     "timerfd_create": 283,
@@ -354,7 +366,7 @@ def build_filter(deny_errno: int = errno.EPERM) -> bytes:
 
     asm.label("clone")
     asm.load(_arg_low(0))
-    asm.jump(_JMP_JSET_K, CLONE_THREAD, "allow", "deny")
+    asm.jump(_JMP_JEQ_K, PTHREAD_CLONE_FLAGS, "allow", "deny")
 
     for number, argument, values in ALLOWED_ARGUMENTS:
         asm.label(f"args_{number}")

@@ -132,6 +132,12 @@ class Zygote:
         self._ns_init_pidfd: int | None = None
         self._retired: list[CgroupSlot] = []  # slots whose removal has to be retried
         self._lease: identity.UidLease | None = None
+        # Pids are one counter per pid namespace: a verdict that starts threads moves it, and a
+        # later verdict would read how far from its own pid (a deterministic channel between
+        # verdicts). The zygote forks nothing else, so each child must have the pid after the
+        # previous child's; when one does not, the pool replaces this zygote (pid_moved).
+        self._last_child_ns_pid: int | None = None
+        self._pid_moved = False
         try:
             self._start()
         except BaseException:
@@ -262,6 +268,25 @@ class Zygote:
     def is_alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
+    @property
+    def pid_moved(self) -> bool:
+        """Whether a verdict moved the sandbox's pid counter (it started threads or processes):
+        the next child's pid would tell a later verdict how far, so no verdict may run here.
+
+        Decided from the next child's "ready" message, which the zygote sends on "take",
+        before it can report the exit of the verdict that just ran: after ``run`` it is known.
+        """
+        if self._pid_moved:
+            return True
+        for message, _ in self._pending:
+            if message.get("event") == "ready":
+                return not self._follows_last_child(int(message.get("pid", -1)))
+        return False
+
+    def _follows_last_child(self, ns_pid: int) -> bool:
+        last = self._last_child_ns_pid
+        return last is None or ns_pid == last + 1
+
     # -- control channel ---------------------------------------------------------------------
 
     def _recv(self, timeout_s: float) -> tuple[dict[str, Any] | None, list[int]]:
@@ -305,6 +330,14 @@ class Zygote:
             for fd in (job_w, result_r, output_r):
                 os.close(fd)
             raise SandboxUnavailable("could not identify the verdict child's host pid")
+        if not self._follows_last_child(ns_pid):
+            # Not seen after the last verdict (the pool replaces such a zygote): fail closed.
+            self._pid_moved = True
+            os.close(pidfd)
+            for fd in (job_w, result_r, output_r):
+                os.close(fd)
+            raise SandboxUnavailable("a verdict moved the sandbox's pid counter")
+        self._last_child_ns_pid = ns_pid
         for fd in (result_r, output_r, job_w):
             os.set_blocking(fd, False)
         child = _Child(ns_pid, host_pid, pidfd, job_w, result_r, output_r)

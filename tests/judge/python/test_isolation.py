@@ -165,3 +165,104 @@ def test_the_entropy_nodes_are_bound_from_private_data_not_the_hosts_devices() -
 
     assert data == list(zip(("11", "12"), ENTROPY_DEVICES, strict=True))
     assert devices == ["/dev/null", "/dev/zero"]
+
+
+PID = "import os\ndef verify(solution, rng):\n    raise ValueError(os.getpid())\n"
+THREADS = (
+    "import threading\n"
+    "def verify(solution, rng):\n"
+    "    for _ in range(40):\n"
+    "        thread = threading.Thread(target=int)\n"
+    "        thread.start()\n"
+    "        thread.join()\n"
+    "    return True\n"
+)
+
+
+def _pids_after(first_source: str) -> tuple[list[int], list[int]]:
+    """The pids the two verdicts after ``first_source`` see, in a fresh pool of one zygote,
+    and the pids of a thread-free history in another fresh pool."""
+    quiet, noisy = PythonJudge(size=1), PythonJudge(size=1)
+    try:
+        baseline = [int(_judge(quiet, PID).detail.split()[-1]) for _ in range(3)]
+        assert _judge(noisy, first_source).verdict is Outcome.ACCEPTED
+        after = [int(_judge(noisy, PID).detail.split()[-1]) for _ in range(2)]
+    finally:
+        quiet.close()
+        noisy.close()
+    return baseline, after
+
+
+def test_a_verdicts_threads_do_not_show_in_a_later_verdicts_pid() -> None:
+    """Pids are one counter per namespace: 40 threads of verdict A moved the pid of every
+    later verdict of the zygote by 40 (a channel of any width, one count per thread). Now the
+    zygote whose counter moved is replaced before another verdict runs in it."""
+    baseline, after = _pids_after(THREADS)
+
+    assert baseline == [baseline[0], baseline[0] + 1, baseline[0] + 2]
+    assert set(after) <= set(baseline), (baseline, after)
+
+
+PIPES = (
+    "import os\n"
+    "def verify(solution, rng):\n"
+    "    made = 0\n"
+    "    try:\n"
+    "        for _ in range(200_000):\n"
+    "            for end in os.pipe():\n"
+    "                os.close(end)\n"
+    "            made += 1\n"
+    "    except OSError as exc:\n"
+    "        raise ValueError(f'{made} pipes, then {exc.errno}') from None\n"
+    "    return True\n"
+)
+INODE = "import os\ndef verify(solution, rng):\n    raise ValueError(os.fstat(1).st_ino)\n"
+
+
+def test_a_verdict_cannot_make_pipes_whose_inodes_a_later_verdict_reads(
+    python_judge: PythonJudge,
+) -> None:
+    """Pipe inodes come from one kernel-wide counter: 200 000 pipes made by verdict A moved the
+    inode of a later verdict's own output pipe by tens of thousands (measured 44 450 against
+    5-8 for a quiet history). A verdict can make no pipe now; fstat of its own fds still works."""
+    verdict = _judge(python_judge, PIPES)
+
+    assert verdict.reason is Reason.RUNTIME_ERROR, (verdict.verdict, verdict.detail)
+    assert verdict.detail == "ValueError: 0 pipes, then 1"  # EPERM at the first pipe
+    assert int(_judge(python_judge, INODE).detail.split()[-1]) > 0
+
+
+# A thread made by glibc's own clone() wrapper, running libc's getpid and exiting: the flags
+# are pthread_create's plus CLONE_PIDFD, which hands back a pidfd of the thread.
+PIDFD_THREAD = """
+import ctypes, os, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.clone.restype = ctypes.c_int
+libc.clone.argtypes = [ctypes.c_void_p] * 2 + [ctypes.c_int] + [ctypes.c_void_p] * 2
+STACK = ctypes.create_string_buffer(1 << 16)
+PIDFD = ctypes.c_int(-1)
+FLAGS = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000 | 0x1000
+TID = libc.clone(
+    ctypes.cast(libc.getpid, ctypes.c_void_p), ctypes.addressof(STACK) + (1 << 16) - 64,
+    FLAGS, None, ctypes.byref(PIDFD),
+)
+ERRNO = ctypes.get_errno()
+time.sleep(0.05)
+INODE = os.fstat(PIDFD.value).st_ino if PIDFD.value >= 0 else None
+
+def verify(solution, rng):
+    raise ValueError(f"{TID} {ERRNO} {INODE}")
+"""
+
+
+def test_a_thread_comes_with_no_pidfd_whose_inode_counts_the_hosts_pids(
+    python_judge: PythonJudge,
+) -> None:
+    """A pidfd's inode number is the pid's number in one kernel-wide counter (pidfs): with
+    ``clone(CLONE_THREAD | CLONE_PIDFD)`` a verdict read how many processes and threads the
+    whole host had started, which any verdict moves by starting threads. clone is allowed
+    with exactly pthread_create's flags now; threads still work (``THREADS`` above)."""
+    verdict = _judge(python_judge, PIDFD_THREAD)
+
+    assert verdict.detail == "ValueError: -1 1 None", verdict.detail  # EPERM, no pidfd
+    assert _judge(python_judge, THREADS).verdict is Outcome.ACCEPTED

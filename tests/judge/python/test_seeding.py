@@ -170,3 +170,57 @@ def test_os_entropy_and_what_draws_from_it_follow_the_seed_in_two_fresh_zygotes(
     assert len(same) == 6
     assert same[-1] == "b''"
     assert all(a != b for a, b in zip(same[:-1], other[:-1], strict=True))
+
+
+# More constructors without a seed (checked on 2026-12-06): each reaches SeedSequence(),
+# random.Random.seed(None) or os.urandom, which the verdict's seed stands in for.
+MORE_UNSEEDED = """
+import hashlib
+import random
+import mpmath
+import numpy
+import scipy.optimize
+import scipy.stats
+import scipy.stats.qmc
+import sympy
+from sympy.combinatorics import Permutation
+from sympy.polys.specialpolys import random_poly
+
+def verify(solution, rng_):
+    random.seed()
+    numpy.random.seed()
+    values = [
+        random.random(), int(numpy.random.randint(0, 10**9)),
+        *[int(numpy.random.Generator(bits()).integers(0, 10**9)) for bits in (
+            numpy.random.PCG64, numpy.random.MT19937, numpy.random.Philox,
+            numpy.random.SFC64, numpy.random.PCG64DXSM,
+        )],
+        numpy.random.SeedSequence().entropy, scipy.stats.norm.rvs(size=2).tolist(),
+        scipy.stats.qmc.Halton(2).random(1).tolist(),
+        scipy.stats.qmc.PoissonDisk(2).random(1).tolist(),
+        scipy.stats.qmc.MultivariateNormalQMC([0, 0]).random(1).tolist(),
+        scipy.optimize.differential_evolution(
+            lambda x: (x[0] - 1) ** 2, [(-3, 3)], maxiter=3, polish=False, tol=0
+        ).x.tolist(),
+        str(mpmath.rand()), Permutation.random(6).array_form,
+        str(random_poly(sympy.Symbol("x"), 3, -9, 9)), random.SystemRandom().random(),
+    ]
+    raise ValueError(hashlib.sha256(repr(values).encode()).hexdigest()[:32])
+"""
+
+
+def test_more_unseeded_generators_follow_the_seed_in_two_fresh_zygotes(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, second = two_fresh_judges
+
+    def digest(judge: PythonJudge, seed: int) -> str:
+        job = PythonJob(MORE_UNSEEDED, "", seed=seed, time_limit_s=30, memory_limit_mb=512)
+        verdict = judge.judge(job)
+        assert verdict.detail.startswith("ValueError: "), verdict.detail
+        return verdict.detail
+
+    same = digest(first, 31)
+
+    assert same == digest(second, 31)
+    assert same != digest(first, 32)
