@@ -33,7 +33,6 @@ both to one naive matcher.
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from typing import Any
 
@@ -41,34 +40,30 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, transaction
 
-from market.exceptions import (
-    CurrencyMismatch,
-    DomainError,
-    InsufficientFunds,
-    InvalidOrder,
-    NotFound,
-    NotTradable,
-    OrderNotOpen,
-)
+from market.engine_refusals import USD_DISABLED, refusal_error
+from market.engine_refusals import Replay as _Replay
+from market.exceptions import DomainError, InvalidOrder
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution
-from market.money import Currency, Money, format_minor
-from market.payments.exceptions import UsdDisabled
+from market.money import Currency, Money
 from market.payments.services.proceeds import proceeds_account_kind, proceeds_hold_window
 from market.payments.stripe_client import usd_enabled
 from market.services.matching import SCAN_CHUNK, crossing_orders
-from market.services.order_checks import check_ask_solution, replay_order, validate_order
+from market.services.order_checks import replay_order, validate_order
 
 # Re-exported: tests/market/test_book_index.py explains the engine's own query.
 _SCAN_CHUNK = SCAN_CHUNK
-__all__ = ["DEBT_CURRENCY", "cancel_order", "crossing_orders", "fee_for", "place_ask", "place_bid"]
+__all__ = [
+    "DEBT_CURRENCY",
+    "USD_DISABLED",
+    "cancel_order",
+    "crossing_orders",
+    "fee_for",
+    "place_ask",
+    "place_bid",
+]
 
 # Only USD has debt (refunds and disputes of real payments): a USD bid repays it first.
 DEBT_CURRENCY = Currency.USD
-
-USD_DISABLED = (
-    "USD trading is disabled on this server (no Stripe keys are configured); "
-    "the DEMO market works as usual."
-)
 
 
 def fee_for(price_minor: int) -> int:
@@ -241,13 +236,6 @@ def _engine_place(
     return order, traders, is_demo
 
 
-@dataclasses.dataclass(frozen=True)
-class _Replay:
-    """The owner already used the client order id: this is the order it named."""
-
-    order_id: int
-
-
 def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
 
@@ -334,43 +322,13 @@ _ENGINE_SQL = {
 
 
 def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | _Replay | None:
-    """The domain error for an engine function's ``formalmarket:<code>`` refusal."""
+    """The answer to an engine function's ``formalmarket:<code>`` refusal (None: not one)."""
     diag = getattr(exc.__cause__, "diag", None)
-    message = getattr(diag, "message_primary", None) or ""
-    if not message.startswith("formalmarket:"):
-        return None
-    code, detail = message.removeprefix("formalmarket:"), getattr(diag, "message_detail", "")
-    if code == "replay":
-        return _Replay(int(detail))
-    if code == "no-such-problem":
-        return NotFound("no such problem")
-    if code == "no-such-order":
-        return NotFound("no such order")
-    if code == "order-not-open":
-        return OrderNotOpen(f"the order is already {detail}")
-    if code == "not-tradable":
-        return NotTradable(f"this problem is {detail} and cannot be traded")
-    if code == "usd-disabled":
-        return UsdDisabled(USD_DISABLED)
-    if code in {"no-such-solution", "solution-not-accepted"}:
-        try:
-            check_ask_solution(detail if code == "solution-not-accepted" else None)
-        except DomainError as error:
-            return error
-    assert price is not None, code
-    if code == "currency-mismatch":
-        return CurrencyMismatch(
-            f"this problem trades in {detail}, not {price.currency}",
-            fields={"currency": [f"must be {detail}"]},
-        )
-    if code == "insufficient-funds":
-        hold, have = (int(part) for part in detail.split())
-        return InsufficientFunds(
-            f"This bid needs {format_minor(hold, price.currency)}; "
-            f"you have {format_minor(have, price.currency)} available.",
-            fields={"price_minor": ["not enough available funds"]},
-        )
-    return None
+    return refusal_error(
+        getattr(diag, "message_primary", None) or "",
+        getattr(diag, "message_detail", None) or "",
+        price,
+    )
 
 
 def _saved(order: Order) -> Order:
