@@ -18,7 +18,8 @@ Rules (DESIGN.md, "Market and money"):
 Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
 database functions, ``market_place_order`` and ``market_cancel_order``, created by
 ``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
-``0006_engine_v2.py``, the current text: each placement or cancel is ONE statement,
+``0006_engine_v2.py`` (``market_place_order``'s current text: ``migrations/sql/
+0013_place_order.sql``, migration 0013): each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
 (``0008_engine_durable_ack.py``) that commits the placement without holding the book
