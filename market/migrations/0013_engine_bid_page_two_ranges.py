@@ -6,8 +6,11 @@ the index scan started again at the top of ``last_price``'s run on every page, s
 passes over one buyer's n bids at one price read about n^2 / 128 index entries (the
 adversarial book of ``bench/orders.py``: minutes at n = 50 000). Now the page is the rest of
 ``last_price``'s run (``id > last_id``) followed by the lower prices, two range scans of
-``order_book_bids`` joined by UNION ALL. Nothing else changes: the same rows in the same
-order, so the same fills (the differential test holds it to the naive matcher).
+``order_book_bids`` joined by UNION ALL. And from the second page on, either side passes
+over in the scan what the placement's loop would skip anyway (a solution a bid already
+fills, a buyer an ask already fills): such a row costs an index entry and a heap check, not
+a PL/pgSQL FETCH. Nothing else changes: the same fills in the same order (the differential
+test holds it to the naive matcher; tests/market/test_book_pages.py crosses page boundaries).
 
 The function's text is a frozen copy in ``sql/0013_place_order.sql`` (and the text it
 replaces in ``sql/0013_place_order_before.sql``, for going back): a later change writes a new

@@ -1,6 +1,7 @@
 -- market_place_order as of migration market 0013_engine_bid_page_two_ranges (a frozen copy:
 -- a later change adds a new file and a new migration, never edits this one).
--- 0006's text with the next page of bids as two range scans, and the settings that 0010
+-- 0006's text with the next page of bids as two range scans, the next pages passing over in
+-- SQL the solutions (bid) or buyers (ask) this placement already fills, and the settings that 0010
 -- (enable_seqscan) and 0012 (search_path) had added with ALTER FUNCTION written in the
 -- definition: CREATE OR REPLACE resets them.
 -- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
@@ -131,6 +132,7 @@ BEGIN
                 SELECT o.id, o.owner_id, o.solution_id, o.price_minor FROM market_order o
                 WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'ask'
                   AND o.price_minor <= p_price AND (o.price_minor, o.id) > (last_price, last_id)
+                  AND o.solution_id <> ALL (taken)  -- a solution this bid already fills
                   AND o.currency = p_currency AND o.owner_id <> p_owner
                   AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                   WHERE e.user_id = p_owner AND e.solution_id = o.solution_id)
@@ -154,10 +156,14 @@ BEGIN
             -- an ask passing over one buyer's n bids at one price read n^2 / 128 rows.
             -- UNION ALL appends its branches in order (no sort): the first branch's rows come
             -- first, and the LIMIT stops the second as soon as the page is full.
+            -- From the second page on, the buyers this ask already fills are passed over in
+            -- the scan (the loop below still skips them within a page): a row the loop
+            -- would skip costs an index entry, not a FETCH of PL/pgSQL.
             OPEN page FOR
                 (SELECT o.id, o.owner_id, o.solution_id, o.price_minor FROM market_order o
                  WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'bid'
                    AND o.price_minor = last_price AND o.id > last_id
+                   AND o.owner_id <> ALL (taken)  -- a buyer this ask already fills
                    AND o.currency = p_currency AND o.owner_id <> p_owner
                    AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                    WHERE e.user_id = o.owner_id AND e.solution_id = p_solution)
@@ -167,6 +173,7 @@ BEGIN
                 (SELECT o.id, o.owner_id, o.solution_id, o.price_minor FROM market_order o
                  WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'bid'
                    AND o.price_minor >= p_price AND o.price_minor < last_price
+                   AND o.owner_id <> ALL (taken)
                    AND o.currency = p_currency AND o.owner_id <> p_owner
                    AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                    WHERE e.user_id = o.owner_id AND e.solution_id = p_solution)
