@@ -305,19 +305,65 @@ def _flush_barrier(token: str) -> int | None:
     return int(order_id) if marker == token and order_id else None
 
 
+# The engine functions' arguments, in the order ``_call``'s params list gives them, and the
+# durable procedures' OUT arguments (a CALL must name them too; they are not evaluated).
+_PLACE_ARGS = (
+    "p_owner",
+    "p_problem",
+    "p_side",
+    "p_price",
+    "p_currency",
+    "p_quantity",
+    "p_solution",
+    "p_client_order_id",
+    "p_usd_allowed",
+    "p_fee_bps",
+    "p_proceeds_kind",
+    "p_hold_window",
+    "p_debt_currency",
+)
+_PLACE_OUT = (
+    "o_id",
+    "o_remaining",
+    "o_status",
+    "o_created_at",
+    "o_closed_at",
+    "o_is_demo",
+    "o_notified",
+    "o_durable_lsn",
+)
+_CANCEL_ARGS = ("p_owner", "p_order", "p_debt_currency")
+_CANCEL_OUT = (
+    "o_problem_id",
+    "o_side",
+    "o_price",
+    "o_currency",
+    "o_quantity",
+    "o_remaining",
+    "o_solution_id",
+    "o_client_order_id",
+    "o_created_at",
+    "o_closed_at",
+    "o_durable_lsn",
+)
+
+
+def _named(args: tuple[str, ...], outs: tuple[str, ...] = ()) -> str:
+    """Named-argument notation: ``p_owner => %s, ..., o_id => NULL, ...``."""
+    return ", ".join([f"{name} => %s" for name in args] + [f"{name} => NULL" for name in outs])
+
+
 # Per engine function: its call inside a caller's transaction, and the CALL of its procedure
-# (migration 0008) as deployed: the same arguments, then the call's token, then the
-# procedure's OUT arguments written as NULL.
+# (migration 0008) as deployed: the same arguments, then the call's token (``p_token``).
+# Built from the constant names above only (S608: no value is ever formatted in).
 _ENGINE_SQL = {
     "market_place_order": (
-        "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        "CALL market_place_order_durable(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+        f"SELECT * FROM market_place_order({_named(_PLACE_ARGS)})",  # noqa: S608
+        f"CALL market_place_order_durable({_named((*_PLACE_ARGS, 'p_token'), _PLACE_OUT)})",
     ),
     "market_cancel_order": (
-        "SELECT * FROM market_cancel_order(%s, %s, %s)",
-        "CALL market_cancel_order_durable(%s, %s, %s, %s, "
-        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+        f"SELECT * FROM market_cancel_order({_named(_CANCEL_ARGS)})",  # noqa: S608
+        f"CALL market_cancel_order_durable({_named((*_CANCEL_ARGS, 'p_token'), _CANCEL_OUT)})",
     ),
 }
 

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 
 from market.models import Order
+from market.services import orders
 from market.services.orders import place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 
@@ -99,3 +100,26 @@ def test_a_temporary_table_cannot_shadow_the_book():
             cursor.execute("DROP TABLE pg_temp.market_order")
     assert order.status == "filled"
     assert Order.objects.filter(problem=market.problem).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("routine", "args", "outs"),
+    [
+        ("market_place_order", orders._PLACE_ARGS, ()),
+        ("market_cancel_order", orders._CANCEL_ARGS, ()),
+        ("market_place_order_durable", (*orders._PLACE_ARGS, "p_token"), orders._PLACE_OUT),
+        ("market_cancel_order_durable", (*orders._CANCEL_ARGS, "p_token"), orders._CANCEL_OUT),
+    ],
+)
+def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_does(
+    routine, args, outs
+):
+    """orders.py calls in named-argument notation: its names are the routines' own."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT proargnames, proargmodes FROM pg_proc WHERE proname = %s", [routine])
+        (names, modes), *others = cursor.fetchall()
+    assert others == []
+    modes = modes or ["i"] * len(names)
+    assert tuple(n for n, m in zip(names, modes, strict=True) if m == "i") == args
+    if outs:  # a procedure's OUT arguments are part of its CALL
+        assert tuple(n for n, m in zip(names, modes, strict=True) if m == "o") == outs
