@@ -7,6 +7,7 @@ Read from the migrated database's ``pg_proc``, so a later migration that replace
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -123,3 +124,21 @@ def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_
     assert tuple(n for n, m in zip(names, modes, strict=True) if m == "i") == args
     if outs:  # a procedure's OUT arguments are part of its CALL
         assert tuple(n for n, m in zip(names, modes, strict=True) if m == "o") == outs
+
+
+def test_the_live_place_order_is_the_text_of_its_sql_file():
+    """The migrated database runs what migrations/sql/0013_place_order.sql says, and with the
+    settings the file states (the body is stored verbatim in pg_proc.prosrc)."""
+    path = Path(orders.__file__).resolve().parent.parent / "migrations/sql/0013_place_order.sql"
+    text = path.read_text()
+    body = text[text.index("AS $$\n") + len("AS $$") : text.rindex("$$;")]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'market_place_order'")
+        (source, config), *others = cursor.fetchall()
+    assert others == []
+    assert source == body
+    assert sorted(config) == [
+        "enable_seqscan=off",
+        "plan_cache_mode=force_generic_plan",
+        "search_path=public, pg_temp",
+    ]
