@@ -104,6 +104,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,10000,100000", help="resting orders per book")
     parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
     parser.add_argument("--client-ops", type=int, default=400, help="placements per client")
+    parser.add_argument(
+        "--adversarial", default="36,50000", help="non-tradable orders of the adversarial book"
+    )
+    parser.add_argument("--adversarial-ops", type=int, default=30, help="timed calls per case")
+    parser.add_argument(
+        "--only-adversarial", action="store_true", help="run the adversarial book alone"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: one client process
     args = parser.parse_args()
     if args.worker:
@@ -119,6 +126,7 @@ def main() -> None:
 
     settings.DEBUG = False  # no query log: it would grow with every call
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from bench.adversarial_book import run_adversarial
 
     scratch = f"formalmarket_bench_{os.getpid()}_{secrets.token_hex(4)}"
     connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch
@@ -128,32 +136,50 @@ def main() -> None:
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         started = time.perf_counter()
-        results = {str(size): run_size(size, args.ops) for size in sizes}
-        concurrent = {
-            "one_book": run_concurrent(sizes[-1], 1, args.clients, args.client_ops, scratch),
-            "eight_books": run_concurrent(
-                min(sizes[-1], 10_000), 8, args.clients, args.client_ops, scratch
-            ),
-        }
-        report = {
+        adversarial = run_adversarial(
+            [int(n) for n in args.adversarial.split(",")], args.adversarial_ops, summarise
+        )
+        report: dict[str, object] = {
             "benchmark": "orders",
             "database": f"PostgreSQL {connection.pg_version // 10000}",
-            "python": platform.python_version(),
             "cpus": os.cpu_count(),
-            "timed_calls_per_kind": args.ops,
-            "baseline": "engines 'legacy' (bench/legacy_engine.py, before issue 14) and 'sync' "
-            "(the engine functions committing under the book's lock, before migration 0008), "
-            "same run",
-            "statements_per_placement": count_statements(),
-            "single_client": results,
-            "concurrent_clients": concurrent,
-            "total_s": round(time.perf_counter() - started, 1),
+            "adversarial_book": adversarial,
         }
+        if not args.only_adversarial:
+            report = run_main_sections(args, sizes, scratch, adversarial)
+        report["total_s"] = round(time.perf_counter() - started, 1)
     finally:
         connection.close()
         connection.settings_dict["NAME"] = scratch
         connection.creation.destroy_test_db(original_name, verbosity=0)
     print(json.dumps(report, indent=2))
+
+
+def run_main_sections(args, sizes: list[int], scratch: str, adversarial) -> dict[str, object]:
+    """The book sizes, the concurrent clients and the round trips, with the engines compared."""
+    from django.db import connection
+
+    results = {str(size): run_size(size, args.ops) for size in sizes}
+    concurrent = {
+        "one_book": run_concurrent(sizes[-1], 1, args.clients, args.client_ops, scratch),
+        "eight_books": run_concurrent(
+            min(sizes[-1], 10_000), 8, args.clients, args.client_ops, scratch
+        ),
+    }
+    return {
+        "benchmark": "orders",
+        "database": f"PostgreSQL {connection.pg_version // 10000}",
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "timed_calls_per_kind": args.ops,
+        "baseline": "engines 'legacy' (bench/legacy_engine.py, before issue 14) and 'sync' "
+        "(the engine functions committing under the book's lock, before migration 0008), "
+        "same run",
+        "statements_per_placement": count_statements(),
+        "single_client": results,
+        "concurrent_clients": concurrent,
+        "adversarial_book": adversarial,
+    }
 
 
 def run_size(size: int, ops: int) -> dict[str, object]:

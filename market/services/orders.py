@@ -18,7 +18,8 @@ Rules (DESIGN.md, "Market and money"):
 Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
 database functions, ``market_place_order`` and ``market_cancel_order``, created by
 ``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
-``0006_engine_v2.py``, the current text: each placement or cancel is ONE statement,
+``0006_engine_v2.py`` (``market_place_order``'s current text: ``migrations/sql/
+0014_place_order.sql``, migration 0014): each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
 (``0008_engine_durable_ack.py``) that commits the placement without holding the book
@@ -33,7 +34,6 @@ both to one naive matcher.
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from typing import Any
 
@@ -41,34 +41,30 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, transaction
 
-from market.exceptions import (
-    CurrencyMismatch,
-    DomainError,
-    InsufficientFunds,
-    InvalidOrder,
-    NotFound,
-    NotTradable,
-    OrderNotOpen,
-)
+from market.engine_refusals import USD_DISABLED, refusal_error
+from market.engine_refusals import Replay as _Replay
+from market.exceptions import DomainError, InvalidOrder
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution
-from market.money import Currency, Money, format_minor
-from market.payments.exceptions import UsdDisabled
+from market.money import Currency, Money
 from market.payments.services.proceeds import proceeds_account_kind, proceeds_hold_window
 from market.payments.stripe_client import usd_enabled
 from market.services.matching import SCAN_CHUNK, crossing_orders
-from market.services.order_checks import check_ask_solution, replay_order, validate_order
+from market.services.order_checks import replay_order, validate_order
 
 # Re-exported: tests/market/test_book_index.py explains the engine's own query.
 _SCAN_CHUNK = SCAN_CHUNK
-__all__ = ["DEBT_CURRENCY", "cancel_order", "crossing_orders", "fee_for", "place_ask", "place_bid"]
+__all__ = [
+    "DEBT_CURRENCY",
+    "USD_DISABLED",
+    "cancel_order",
+    "crossing_orders",
+    "fee_for",
+    "place_ask",
+    "place_bid",
+]
 
 # Only USD has debt (refunds and disputes of real payments): a USD bid repays it first.
 DEBT_CURRENCY = Currency.USD
-
-USD_DISABLED = (
-    "USD trading is disabled on this server (no Stripe keys are configured); "
-    "the DEMO market works as usual."
-)
 
 
 def fee_for(price_minor: int) -> int:
@@ -241,13 +237,6 @@ def _engine_place(
     return order, traders, is_demo
 
 
-@dataclasses.dataclass(frozen=True)
-class _Replay:
-    """The owner already used the client order id: this is the order it named."""
-
-    order_id: int
-
-
 def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
 
@@ -316,61 +305,77 @@ def _flush_barrier(token: str) -> int | None:
     return int(order_id) if marker == token and order_id else None
 
 
+# The engine functions' arguments, in the order ``_call``'s params list gives them, and the
+# durable procedures' OUT arguments (a CALL must name them too; they are not evaluated).
+_PLACE_ARGS = (
+    "p_owner",
+    "p_problem",
+    "p_side",
+    "p_price",
+    "p_currency",
+    "p_quantity",
+    "p_solution",
+    "p_client_order_id",
+    "p_usd_allowed",
+    "p_fee_bps",
+    "p_proceeds_kind",
+    "p_hold_window",
+    "p_debt_currency",
+)
+_PLACE_OUT = (
+    "o_id",
+    "o_remaining",
+    "o_status",
+    "o_created_at",
+    "o_closed_at",
+    "o_is_demo",
+    "o_notified",
+    "o_durable_lsn",
+)
+_CANCEL_ARGS = ("p_owner", "p_order", "p_debt_currency")
+_CANCEL_OUT = (
+    "o_problem_id",
+    "o_side",
+    "o_price",
+    "o_currency",
+    "o_quantity",
+    "o_remaining",
+    "o_solution_id",
+    "o_client_order_id",
+    "o_created_at",
+    "o_closed_at",
+    "o_durable_lsn",
+)
+
+
+def _named(args: tuple[str, ...], outs: tuple[str, ...] = ()) -> str:
+    """Named-argument notation: ``p_owner => %s, ..., o_id => NULL, ...``."""
+    return ", ".join([f"{name} => %s" for name in args] + [f"{name} => NULL" for name in outs])
+
+
 # Per engine function: its call inside a caller's transaction, and the CALL of its procedure
-# (migration 0008) as deployed: the same arguments, then the call's token, then the
-# procedure's OUT arguments written as NULL.
+# (migration 0008) as deployed: the same arguments, then the call's token (``p_token``).
+# Built from the constant names above only (S608: no value is ever formatted in).
 _ENGINE_SQL = {
     "market_place_order": (
-        "SELECT * FROM market_place_order(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        "CALL market_place_order_durable(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+        f"SELECT * FROM market_place_order({_named(_PLACE_ARGS)})",  # noqa: S608
+        f"CALL market_place_order_durable({_named((*_PLACE_ARGS, 'p_token'), _PLACE_OUT)})",
     ),
     "market_cancel_order": (
-        "SELECT * FROM market_cancel_order(%s, %s, %s)",
-        "CALL market_cancel_order_durable(%s, %s, %s, %s, "
-        "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
+        f"SELECT * FROM market_cancel_order({_named(_CANCEL_ARGS)})",  # noqa: S608
+        f"CALL market_cancel_order_durable({_named((*_CANCEL_ARGS, 'p_token'), _CANCEL_OUT)})",
     ),
 }
 
 
 def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | _Replay | None:
-    """The domain error for an engine function's ``formalmarket:<code>`` refusal."""
+    """The answer to an engine function's ``formalmarket:<code>`` refusal (None: not one)."""
     diag = getattr(exc.__cause__, "diag", None)
-    message = getattr(diag, "message_primary", None) or ""
-    if not message.startswith("formalmarket:"):
-        return None
-    code, detail = message.removeprefix("formalmarket:"), getattr(diag, "message_detail", "")
-    if code == "replay":
-        return _Replay(int(detail))
-    if code == "no-such-problem":
-        return NotFound("no such problem")
-    if code == "no-such-order":
-        return NotFound("no such order")
-    if code == "order-not-open":
-        return OrderNotOpen(f"the order is already {detail}")
-    if code == "not-tradable":
-        return NotTradable(f"this problem is {detail} and cannot be traded")
-    if code == "usd-disabled":
-        return UsdDisabled(USD_DISABLED)
-    if code in {"no-such-solution", "solution-not-accepted"}:
-        try:
-            check_ask_solution(detail if code == "solution-not-accepted" else None)
-        except DomainError as error:
-            return error
-    assert price is not None, code
-    if code == "currency-mismatch":
-        return CurrencyMismatch(
-            f"this problem trades in {detail}, not {price.currency}",
-            fields={"currency": [f"must be {detail}"]},
-        )
-    if code == "insufficient-funds":
-        hold, have = (int(part) for part in detail.split())
-        return InsufficientFunds(
-            f"This bid needs {format_minor(hold, price.currency)}; "
-            f"you have {format_minor(have, price.currency)} available.",
-            fields={"price_minor": ["not enough available funds"]},
-        )
-    return None
+    return refusal_error(
+        getattr(diag, "message_primary", None) or "",
+        getattr(diag, "message_detail", None) or "",
+        price,
+    )
 
 
 def _saved(order: Order) -> Order:

@@ -206,6 +206,7 @@ def test_the_balanced_postings_check_runs_a_generic_plan_that_probes_the_index(n
         assert sorted(cursor.fetchone()[0]) == [
             "enable_seqscan=off",
             "plan_cache_mode=force_generic_plan",
+            "search_path=public, pg_temp",  # migration 0013_engine_search_path
         ]
     transactions, postings, grown = SKEWS[skew]
     payer, payee = UserFactory(), UserFactory()
