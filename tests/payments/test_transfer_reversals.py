@@ -245,3 +245,45 @@ def test_a_refused_withdrawal_gives_its_lots_back(fake_stripe):
     assert usd(seller) == 0 and losses() == 0
     assert not TransferReversal.objects.exists()
     assert_payments_invariants()
+
+
+def test_a_seller_who_spends_a_deposit_of_their_own_cannot_launder_proceeds_out_of_reach(
+    fake_stripe,
+):
+    """Spending draws on deposits before proceeds, in the lots as in the balance split.
+
+    A seller whose proceeds matured deposits money of their own and spends it on an
+    accomplice's ask: the purchase is paid from that deposit, so the proceeds lot stays whole,
+    the withdrawal records that it paid the proceeds out, and the buyer's chargeback asks the
+    transfer back. When the trade trigger spent the oldest lot (the proceeds) first, the
+    withdrawal recorded no funding and the whole 100.00 became a loss.
+    """
+    buyer, seller, accomplice = UserFactory(), UserFactory(), UserFactory()
+    ConnectedAccount.objects.create(
+        user=seller,
+        stripe_account_id=f"acct_launder_{seller.pk}",
+        payouts_enabled=True,
+        details_submitted=True,
+    )
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    own = paid_deposit(seller, 9_500)
+    sell_to(seller, accomplice, 9_500)
+    own.lot.refresh_from_db()
+    assert own.lot.remaining_minor == 0  # the purchase was paid from the seller's deposit
+    assert withdrawable(seller) == 9_500
+    withdrawal = request_withdrawal(user=seller, amount_minor=9_500)
+    funding = WithdrawalFunding.objects.get(withdrawal=withdrawal)
+    assert funding.amount_minor == 9_500 and funding.lot.proceeds_hold is not None
+    fake_stripe.answer(
+        "POST", "/v1/transfers", 200, fakes.transfer(f"tr_{seller.pk}", 9_475, "acct")
+    )
+    send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+
+    reversal = TransferReversal.objects.get()
+    assert reversal.amount_minor == 9_475
+    assert losses() == 525
+    assert_payments_invariants()

@@ -9,7 +9,7 @@ user's lots holds that user's AVAILABLE lock.
 
 from __future__ import annotations
 
-from django.db.models import F, Sum
+from django.db.models import Case, F, Sum, When
 
 from market.payments.models import (
     Deposit,
@@ -62,15 +62,18 @@ def deposit_lot_remaining(deposit: Deposit) -> int:
 def consume_lots(
     *, user_id: int, amount_minor: int, source: str | None = None, exclude: int | None = None
 ) -> int:
-    """Consume up to ``amount_minor`` of the user's unspent lots, oldest first; return how
-    much was consumed. Precondition: the user's AVAILABLE account is locked."""
+    """Consume up to ``amount_minor`` of the user's unspent lots, deposit lots before proceeds
+    lots and oldest first among each (as the balance split spends the deposit part first, and
+    as the trade trigger does); return how much was consumed. Precondition: the user's
+    AVAILABLE account is locked."""
     lots = FundsLot.objects.select_for_update().filter(user_id=user_id, remaining_minor__gt=0)
     if source is not None:
         lots = lots.filter(source=source)
     if exclude is not None:
         lots = lots.exclude(pk=exclude)
     due = amount_minor
-    for lot in lots.order_by("id"):
+    deposit_first = Case(When(source=FundsLot.Source.DEPOSIT, then=0), default=1)
+    for lot in lots.order_by(deposit_first, "id"):
         if due <= 0:
             break
         part = min(lot.remaining_minor, due)
