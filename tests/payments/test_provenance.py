@@ -433,3 +433,34 @@ def test_a_deposit_credited_before_lots_existed_keeps_the_earlier_refund_rule():
     FundsLot.objects.filter(deposit=deposit).delete()  # as if credited before migration 0003
     refund = request_deposit_refund(user=user, deposit_id=deposit.pk, amount_minor=4_000)
     assert refund.amount_minor == 4_000 and usd(user) == 0
+
+
+def test_a_won_dispute_gives_the_buyers_other_funds_back_to_the_lots_they_came_from():
+    """Step 5 took the disputed deposit's amount from a second deposit's lot: a won dispute
+    gives it back to that lot, not to the disputed deposit's (whose card would then be
+    refunded with the second card's money, and the second card's dispute a loss)."""
+    buyer, seller, other = UserFactory(), UserFactory(), UserFactory()
+    first = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    sell_to(seller, other, 9_500)  # the seller spends the proceeds
+    second = paid_deposit(buyer, 10_000)
+    deliver(event("charge.dispute.created", dispute(first, "dp_other", 10_000, "needs_response")))
+    record = Dispute.objects.get()
+    assert (record.from_lot_minor, record.from_buyer_minor, record.loss_minor) == (0, 10_000, 0)
+    assert FundsLot.objects.get(deposit=second).remaining_minor == 0
+
+    deliver(event("charge.dispute.closed", dispute(first, "dp_other", 10_000, "won")))
+
+    assert usd(buyer) == 10_000
+    assert FundsLot.objects.get(deposit=first).remaining_minor == 0
+    assert FundsLot.objects.get(deposit=second).remaining_minor == 10_000
+    before = snapshot()
+    with pytest.raises(NotRefundable):
+        request_deposit_refund(user=buyer, deposit_id=first.pk, amount_minor=10_000)
+    assert snapshot() == before
+    # The second card's dispute takes its own lot back: nothing is lost.
+    deliver(event("charge.dispute.created", dispute(second, "dp_y", 10_000, "needs_response")))
+    deliver(event("charge.dispute.closed", dispute(second, "dp_y", 10_000, "lost")))
+    assert losses() == 0 and usd(buyer) == 0 and usd(buyer, AccountKind.DEBT) == 0
+    assert_payments_invariants()

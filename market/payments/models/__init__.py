@@ -23,6 +23,7 @@ from market.payments.models.payouts import (
     WithdrawalStatus,
 )
 from market.payments.models.provenance import (
+    DisputeLotTaking,
     FundsLot,
     ReconciliationRun,
     SaleReversal,
@@ -48,6 +49,7 @@ __all__ = [
     "ProceedsHold",
     "FundsLot",
     "TradeFunding",
+    "DisputeLotTaking",
     "SaleReversal",
     "ReconciliationRun",
     "WithdrawalFunding",

@@ -84,6 +84,25 @@ class TradeFunding(models.Model):
         return f"trade {self.trade_id} funded {self.amount_minor} by lot {self.lot_id}"
 
 
+class DisputeLotTaking(models.Model):
+    """Step 5 of a dispute's taking (the buyer's other funds) consumed ``amount_minor`` of
+    ``lot``: a won dispute gives exactly that back to that lot."""
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="lot_takings")
+    lot = models.ForeignKey(FundsLot, on_delete=models.PROTECT, related_name="+")
+    amount_minor = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount_minor__gt=0), name="disputelottaking_amount_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute {self.dispute_id} took {self.amount_minor} of lot {self.lot_id}"
+
+
 class SaleReversal(models.Model):
     """A seller's sale taken back (in part) because the deposit that paid for it was
     refunded or disputed: shown on the seller's account page."""

@@ -61,25 +61,27 @@ def deposit_lot_remaining(deposit: Deposit) -> int:
 
 def consume_lots(
     *, user_id: int, amount_minor: int, source: str | None = None, exclude: int | None = None
-) -> int:
+) -> list[tuple[int, int]]:
     """Consume up to ``amount_minor`` of the user's unspent lots, deposit lots before proceeds
     lots and oldest first among each (as the balance split spends the deposit part first, and
-    as the trade trigger does); return how much was consumed. Precondition: the user's
-    AVAILABLE account is locked."""
+    as the trade trigger does); return the parts consumed, ``(lot id, amount)``.
+    Precondition: the user's AVAILABLE account is locked."""
     lots = FundsLot.objects.select_for_update().filter(user_id=user_id, remaining_minor__gt=0)
     if source is not None:
         lots = lots.filter(source=source)
     if exclude is not None:
         lots = lots.exclude(pk=exclude)
     due = amount_minor
+    parts: list[tuple[int, int]] = []
     deposit_first = Case(When(source=FundsLot.Source.DEPOSIT, then=0), default=1)
     for lot in lots.order_by(deposit_first, "id"):
         if due <= 0:
             break
         part = min(lot.remaining_minor, due)
         FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - part)
+        parts.append((lot.pk, part))
         due -= part
-    return amount_minor - due
+    return parts
 
 
 def consume_lots_for_withdrawal(*, withdrawal: Withdrawal) -> None:
@@ -123,6 +125,23 @@ def restore_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
         return
     lot.remaining_minor = min(lot.amount_minor, lot.remaining_minor + amount_minor)
     lot.save(update_fields=["remaining_minor"])
+
+
+def restore_lot(lot_id: int, amount_minor: int) -> int:
+    """Give back up to ``amount_minor`` to a lot a won dispute's step 5 consumed, never beyond
+    its amount nor, for a deposit lot, beyond what may still be refunded or disputed of its
+    deposit (refunded or disputed meanwhile, that money is gone); return what it took."""
+    lot = FundsLot.objects.select_for_update(of=("self",)).select_related("deposit").get(pk=lot_id)
+    room = lot.amount_minor - lot.remaining_minor
+    if lot.deposit is not None:
+        from market.payments.services.buckets import deposit_room_minor
+
+        room = min(room, deposit_room_minor(lot.deposit) - lot.remaining_minor)
+    back = max(min(amount_minor, room), 0)
+    if back:
+        lot.remaining_minor += back
+        lot.save(update_fields=["remaining_minor"])
+    return back
 
 
 def lot_summary(user_id: int) -> dict[str, int]:

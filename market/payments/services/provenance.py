@@ -18,7 +18,8 @@ transaction, in this order (docs/payments.md, "Takings", with the reasons):
 5. the buyer's other funds: their available USD, then their open USD bids (cancelled);
 6. whatever is left is the platform's loss, posted to the LOSSES account.
 
-A won (or warning_closed) dispute gives every part back to where it came from.
+A won (or warning_closed) dispute gives every part back to where it came from: step 5's
+parts to the very lots it consumed (:class:`DisputeLotTaking`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from market.payments.exceptions import PaymentsBusy
 from market.payments.models import (
     Deposit,
     Dispute,
+    DisputeLotTaking,
     FundsLot,
     ProceedsHold,
     SaleReversal,
@@ -52,7 +54,12 @@ from market.payments.services.debtors import (
     cancel_open_usd_bids,
     lock_problems_of_open_usd_bids,
 )
-from market.payments.services.lots import add_proceeds_lot, consume_lots, restore_deposit_lot
+from market.payments.services.lots import (
+    add_proceeds_lot,
+    consume_lots,
+    restore_deposit_lot,
+    restore_lot,
+)
 from market.payments.services.sale_notices import tell_seller
 from market.services.ledger import Leg, get_user_accounts, lock_accounts, record_transaction
 
@@ -316,11 +323,18 @@ def take_back(
         taking.loss = max(loss, 0)
     taking.from_buyer = rest - taking.loss
     if taking.from_buyer > 0:
-        consume_lots(
+        consumed = consume_lots(
             user_id=buyer,
             amount_minor=taking.from_buyer,
             exclude=lot.pk if lot is not None else None,
         )
+        if dispute is not None:
+            # A won dispute gives these back to the lots they came from (never to D's lot:
+            # D's card would then be refunded with another payment's money).
+            DisputeLotTaking.objects.bulk_create(
+                DisputeLotTaking(dispute=dispute, lot_id=lot_id, amount_minor=part)
+                for lot_id, part in consumed
+            )
     return taking
 
 
@@ -415,7 +429,13 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
     from market.payments.services.balances import settle_debt_locked
 
     settle_debt_locked(user_id=buyer, accounts=buyer_accounts, locked=locked)
-    restore_deposit_lot(deposit, buyer_part)
+    # D's own part back to D's lot; step 5's parts back to the lots step 5 consumed. What
+    # such a lot cannot take (its deposit was refunded or disputed meanwhile) is D's money
+    # again (Stripe gave it back): it goes to D's lot. Unlotted money stays unlotted.
+    to_deposit_lot = dispute.from_lot_minor
+    for taken in DisputeLotTaking.objects.filter(dispute=dispute).order_by("lot_id"):
+        to_deposit_lot += taken.amount_minor - restore_lot(taken.lot_id, taken.amount_minor)
+    restore_deposit_lot(deposit, to_deposit_lot)
     for reversal in reversals:
         hold = holds[reversal.proceeds_hold_id]
         if reversal.source == SaleReversal.Source.PENDING:
