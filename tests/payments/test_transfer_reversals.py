@@ -19,6 +19,7 @@ from market.payments.exceptions import StripeUnavailable
 from market.payments.models import (
     ConnectedAccount,
     Dispute,
+    FundsLot,
     SaleReversal,
     TransferReversal,
     TransferReversalStatus,
@@ -221,6 +222,28 @@ def test_a_refusal_after_a_won_dispute_takes_it_from_the_seller_not_the_platform
     # The seller kept the transfer: the give-back is taken from them, not written off.
     assert usd(seller) == 0 and withdrawable(seller) == 0
     assert losses() == 0
+    assert_payments_invariants()
+
+
+def test_a_refusal_after_a_won_dispute_also_takes_the_proceeds_lot_back(fake_stripe):
+    """The won dispute gave the seller's proceeds lot its 94.75 back with the money; the
+    refusal takes the money, so it takes the lot's part too (a lot with no money behind it
+    would later fund a withdrawal or a taking that finds nothing)."""
+    _, seller, deposit, transfer_id = paid_out_sale(fake_stripe)
+    deliver(event("charge.dispute.created", dispute(deposit, "dp_lot", 10_000, "needs_response")))
+    deliver(event("charge.dispute.closed", dispute(deposit, "dp_lot", 10_000, "won")))
+    lot = FundsLot.objects.get(user=seller)
+    assert lot.remaining_minor == 9_475
+    reversal = TransferReversal.objects.get()
+    fake_stripe.answer(
+        "POST",
+        f"/v1/transfers/{transfer_id}/reversals",
+        400,
+        fakes.error(400, "invalid_request_error", "insufficient_funds", "balance too low"),
+    )
+    send_transfer_reversal(reversal_id=reversal.pk)
+    lot.refresh_from_db()
+    assert usd(seller) == 0 and lot.remaining_minor == 0
     assert_payments_invariants()
 
 

@@ -10,7 +10,7 @@ same key on every retry). Stripe's answer closes it in one transaction:
 - a 4xx refusal (the connected account's balance is too low, the transfer is already
   reversed): REVERSALS +a, LOSSES −a, a recorded loss; but if a won dispute meanwhile gave
   the amount back to the seller, the seller kept it twice, so it is taken from their
-  available USD (the rest as debt) instead;
+  available USD (the rest as debt) and from their proceeds lot instead;
 - a 5xx, 409, 429 or connection error: it stays REQUESTED (retried by Celery, then by the
   stuck-withdrawal sweep).
 
@@ -33,7 +33,12 @@ from market.models import AccountKind, LedgerTransaction
 from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import StripeUnavailable
-from market.payments.models import SaleReversal, TransferReversal, TransferReversalStatus
+from market.payments.models import (
+    FundsLot,
+    SaleReversal,
+    TransferReversal,
+    TransferReversalStatus,
+)
 from market.payments.services.balances import (
     USD,
     debit_or_debt_legs,
@@ -154,6 +159,16 @@ def refuse_transfer_reversal(*, reversal_id: int, code: str, message: str) -> Tr
                 sale.seller_id, AccountKind.AVAILABLE, AccountKind.DEBT
             )
             legs += debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
+            # give_back put the amount back in the seller's proceeds lot too: take it from
+            # there (as much as is unspent), under the seller's AVAILABLE lock.
+            lot = (
+                FundsLot.objects.select_for_update()
+                .filter(proceeds_hold_id=sale.proceeds_hold_id)
+                .first()
+            )
+            if lot is not None and lot.remaining_minor:
+                lot.remaining_minor -= min(amount, lot.remaining_minor)
+                lot.save(update_fields=["remaining_minor"])
         else:
             legs.append((losses, -amount))
         txn = record_transaction(
