@@ -310,3 +310,70 @@ def test_a_seller_who_spends_a_deposit_of_their_own_cannot_launder_proceeds_out_
     assert reversal.amount_minor == 9_475
     assert losses() == 525
     assert_payments_invariants()
+
+
+def in_flight_sale(fake):
+    """As paid_out_sale, but Stripe answers the withdrawal's transfer with a 500: it stays
+    REQUESTED (in flight) when the buyer's deposit is refunded."""
+    buyer, seller = UserFactory(), UserFactory()
+    ConnectedAccount.objects.create(
+        user=seller,
+        stripe_account_id=f"acct_fly_{seller.pk}",
+        payouts_enabled=True,
+        details_submitted=True,
+    )
+    deposit = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    withdrawal = request_withdrawal(user=seller, amount_minor=9_500)
+    fake.answer("POST", "/v1/transfers", 500, fakes.error(500, "api_error", None, "boom"))
+    with pytest.raises(StripeUnavailable):
+        send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    deliver(event("charge.refunded", charge_refunded(deposit, 10_000)))
+    # The transfer's share is asked back (a receivable), not written off; the reversal waits
+    # for the transfer and asks nothing of Stripe meanwhile.
+    reversal = TransferReversal.objects.get()
+    assert (reversal.amount_minor, reversal.status) == (9_475, TransferReversalStatus.REQUESTED)
+    assert losses() == 525 and system(AccountKind.REVERSALS) == -9_475
+    with pytest.raises(StripeUnavailable):
+        send_transfer_reversal(reversal_id=reversal.pk)
+    assert fake.requests_to("POST", f"/v1/transfers/tr_{seller.pk}/reversals") == []
+    assert_payments_invariants()
+    fake.answer("GET", "/v1/transfers", 200, {"object": "list", "data": []})
+    return seller, withdrawal, reversal
+
+
+def test_a_taking_during_an_in_flight_withdrawal_asks_the_reversal_once_it_is_paid(fake_stripe):
+    seller, withdrawal, reversal = in_flight_sale(fake_stripe)
+    fake_stripe.answer("POST", "/v1/transfers", 200, fakes.transfer(f"tr_{seller.pk}", 9_475, "a"))
+    send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    path = f"/v1/transfers/tr_{seller.pk}/reversals"
+    fake_stripe.answer(
+        "POST", path, 200, reversal_answer("trr_fly", f"tr_{seller.pk}", 9_475, reversal.pk)
+    )
+    send_transfer_reversal(reversal_id=reversal.pk)
+    reversal.refresh_from_db()
+    assert (reversal.status, reversal.stripe_reversal_id) == ("succeeded", "trr_fly")
+    assert losses() == 525 and usd(seller) == 0
+    assert_payments_invariants()
+
+
+def test_a_taking_during_an_in_flight_withdrawal_that_stripe_refuses_is_withheld(fake_stripe):
+    seller, withdrawal, reversal = in_flight_sale(fake_stripe)
+    fake_stripe.answer(
+        "POST",
+        "/v1/transfers",
+        400,
+        fakes.error(400, "invalid_request_error", "account_invalid", "no"),
+    )
+    send_withdrawal_transfer(withdrawal_id=withdrawal.pk)
+    # The refusal gave the seller their 95.00 back; the 94.75 asked is withheld from it in the
+    # same transaction (before, the seller kept 95.00, withdrawable, and 100.00 was a loss).
+    reversal.refresh_from_db()
+    assert reversal.status == TransferReversalStatus.WITHHELD
+    assert reversal.close_transaction_id is not None
+    assert usd(seller) == 25 and withdrawable(seller) == 25
+    assert system(AccountKind.REVERSALS) == 0 and losses() == 525
+    send_transfer_reversal(reversal_id=reversal.pk)  # closed: nothing asked of Stripe
+    assert fake_stripe.requests_to("POST", f"/v1/transfers/tr_{seller.pk}/reversals") == []
+    assert_payments_invariants()

@@ -178,6 +178,9 @@ class TransferReversalStatus(models.TextChoices):
     REQUESTED = "requested", "Asked of Stripe; not yet confirmed"
     SUCCEEDED = "succeeded", "Reversed: the money is back on the platform"
     REFUSED = "refused", "Refused by Stripe: recorded as a platform loss"
+    # Asked while the withdrawal's transfer was in flight; Stripe then refused the transfer,
+    # so the amount was taken from the money the refusal gave back to the seller.
+    WITHHELD = "withheld", "Withheld from the refused withdrawal's returned money"
 
 
 class TransferReversal(models.Model):

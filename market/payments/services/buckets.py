@@ -131,6 +131,11 @@ def _proceeds_taken_and_given_back(
             status=TransferReversalStatus.REFUSED,
         ).values_list("close_transaction_id", flat=True)
     )
+    taken |= set(
+        TransferReversal.objects.filter(
+            sale_reversal__seller_id=user_id, status=TransferReversalStatus.WITHHELD
+        ).values_list("close_transaction_id", flat=True)
+    )
     given = set(
         reversals.filter(restore_transaction__isnull=False).values_list(
             "restore_transaction_id", flat=True

@@ -138,7 +138,11 @@ def _released_parts(
     paid_out = (
         WithdrawalFunding.objects.select_for_update(of=("self",))
         .filter(
-            lot=lot, withdrawal__status=WithdrawalStatus.PAID, reversed_minor__lt=F("amount_minor")
+            lot=lot,
+            # In flight too: the reversal waits for the transfer (paid: asked of Stripe;
+            # refused: withheld from the returned money, market.payments.services.withdrawals).
+            withdrawal__status__in=(WithdrawalStatus.PAID, WithdrawalStatus.REQUESTED),
+            reversed_minor__lt=F("amount_minor"),
         )
         .select_related("withdrawal")
         .order_by("id")

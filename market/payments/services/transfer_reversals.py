@@ -38,6 +38,7 @@ from market.payments.models import (
     SaleReversal,
     TransferReversal,
     TransferReversalStatus,
+    WithdrawalStatus,
 )
 from market.payments.services.balances import (
     USD,
@@ -59,6 +60,10 @@ def send_transfer_reversal(*, reversal_id: int) -> TransferReversal:
     reversal = TransferReversal.objects.select_related("withdrawal").get(pk=reversal_id)
     if reversal.status != TransferReversalStatus.REQUESTED:
         return reversal
+    if reversal.withdrawal.status == WithdrawalStatus.REQUESTED:
+        # Asked while the withdrawal's transfer is in flight: wait for Stripe's answer to it
+        # (refused, fail_withdrawal closes this one as WITHHELD).
+        raise StripeUnavailable("the withdrawal's transfer is not confirmed yet")
     TransferReversal.objects.filter(pk=reversal_id).update(attempts=F("attempts") + 1)
     transfer_id = str(reversal.withdrawal.transfer_id)
     client = stripe_client.get_client()

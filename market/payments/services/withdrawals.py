@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from market.exceptions import InsufficientFunds
-from market.models import AccountKind, LedgerTransaction
+from market.models import Account, AccountKind, LedgerTransaction
 from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import (
@@ -31,10 +31,19 @@ from market.payments.exceptions import (
     PayoutsNotEnabled,
     StripeUnavailable,
 )
-from market.payments.models import ConnectedAccount, Withdrawal, WithdrawalStatus
+from market.payments.models import (
+    ConnectedAccount,
+    FundsLot,
+    SaleReversal,
+    TransferReversal,
+    TransferReversalStatus,
+    Withdrawal,
+    WithdrawalStatus,
+)
 from market.payments.services.balances import (
     USD,
     credit_available_locked,
+    debit_or_debt_legs,
     lock_usd_accounts,
     settle_debt_locked,
     usd_system_account,
@@ -278,6 +287,7 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
         withdrawal = _lock_requested(withdrawal_id)
         if withdrawal is None:
             return Withdrawal.objects.get(pk=withdrawal_id)
+        receivable = usd_system_account(AccountKind.REVERSALS)
         accounts, locked = lock_usd_accounts(
             withdrawal.user_id, AccountKind.AVAILABLE, AccountKind.HELD, AccountKind.DEBT
         )
@@ -292,6 +302,9 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
             idempotency_key=f"withdrawal-close-{withdrawal.pk}",
         )
         restore_lots_of_withdrawal(withdrawal=withdrawal)
+        withhold_transfer_reversals(
+            withdrawal=withdrawal, receivable=receivable, accounts=accounts, locked=locked
+        )
         withdrawal.status = WithdrawalStatus.FAILED
         withdrawal.failure_code = code[:100]
         withdrawal.failure_message = message[:500]
@@ -318,3 +331,55 @@ def list_stuck_withdrawal_ids() -> list[int]:
         .order_by("id")
         .values_list("id", flat=True)
     )
+
+
+def withhold_transfer_reversals(
+    *,
+    withdrawal: Withdrawal,
+    receivable: Account,
+    accounts: dict[AccountKind, Account],
+    locked: dict[int, Account],
+) -> None:
+    """Transfer reversals a taking asked while this withdrawal's transfer was in flight: the
+    transfer was refused, so the money is back in the seller's balance; each is taken from
+    there (available, then debt) to pay the REVERSALS receivable, instead of asking Stripe.
+
+    Precondition: the withdrawal and the seller's accounts are locked. The reversals are
+    read after the account locks, so one written by a taking that held them is seen.
+    """
+    requested = (
+        TransferReversal.objects.select_for_update(of=("self",))
+        .filter(withdrawal=withdrawal, status=TransferReversalStatus.REQUESTED)
+        .select_related("sale_reversal")
+        .order_by("id")
+    )
+    for reversal in requested:
+        amount = reversal.amount_minor
+        txn = record_transaction(
+            kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
+            currency=USD,
+            legs=[
+                (receivable, amount),
+                *debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount),
+            ],
+            locked=locked,
+            memo=(
+                f"transfer reversal {reversal.pk} of {format_minor(amount, USD)}: withheld, "
+                f"withdrawal {withdrawal.pk} was refused"
+            )[:200],
+            idempotency_key=f"transfer-reversal-close-{reversal.pk}",
+        )
+        if reversal.sale_reversal.status == SaleReversal.Status.RESTORED:
+            # A won dispute put it back in the seller's proceeds lot as well.
+            lot = (
+                FundsLot.objects.select_for_update()
+                .filter(proceeds_hold_id=reversal.sale_reversal.proceeds_hold_id)
+                .first()
+            )
+            if lot is not None and lot.remaining_minor:
+                lot.remaining_minor -= min(amount, lot.remaining_minor)
+                lot.save(update_fields=["remaining_minor"])
+        reversal.status = TransferReversalStatus.WITHHELD
+        reversal.close_transaction = txn
+        reversal.closed_at = timezone.now()
+        reversal.save(update_fields=["status", "close_transaction", "closed_at"])
