@@ -464,3 +464,20 @@ def test_a_won_dispute_gives_the_buyers_other_funds_back_to_the_lots_they_came_f
     deliver(event("charge.dispute.closed", dispute(second, "dp_y", 10_000, "lost")))
     assert losses() == 0 and usd(buyer) == 0 and usd(buyer, AccountKind.DEBT) == 0
     assert_payments_invariants()
+
+
+def test_a_won_dispute_gives_a_lot_refunded_meanwhile_only_its_room_the_rest_to_its_own():
+    buyer, seller, other = UserFactory(), UserFactory(), UserFactory()
+    first = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    sell_to(seller, other, 9_500)
+    second = paid_deposit(buyer, 10_000)
+    deliver(event("charge.dispute.created", dispute(first, "dp_gone", 10_000, "needs_response")))
+    # The second card is refunded at Stripe meanwhile: its lot can never take money again.
+    deliver(event("charge.refunded", charge_refunded(second, 10_000)))
+    deliver(event("charge.dispute.closed", dispute(first, "dp_gone", 10_000, "won")))
+    assert FundsLot.objects.get(deposit=second).remaining_minor == 0
+    assert FundsLot.objects.get(deposit=first).remaining_minor == 10_000
+    assert usd(buyer) == 10_000
+    assert_payments_invariants()
