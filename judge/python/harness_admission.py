@@ -217,11 +217,20 @@ def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
     ``make_dataclass`` already requires: then the factory builds code from names only."""
 
     def checked(cls: type, *args: object, **kwargs: object) -> object:
+        names: list[object] = []
         annotations = cls.__dict__.get("__annotations__", {})
         if isinstance(annotations, dict):
-            for name in annotations:
-                if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
-                    raise _refuse("refused a dataclass field name that is not an identifier")
+            names.extend(annotations)
+        # An inherited field reaches the factory too, with its .name as it is now: a base's
+        # Field whose name was changed after the base was built is printed as code as well.
+        for base in cls.__mro__[1:]:
+            fields = base.__dict__.get("__dataclass_fields__", {})
+            if isinstance(fields, dict):
+                for key, field in fields.items():
+                    names.extend((key, getattr(field, "name", None)))
+        for name in names:
+            if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
+                raise _refuse("refused a dataclass field name that is not an identifier")
         return function(cls, *args, **kwargs)
 
     checked.__wrapped__ = function  # type: ignore[attr-defined]
