@@ -233,10 +233,19 @@ def plain_name(name: object) -> bool:
 
 
 _FORMULA_OPERATORS = frozenset({"+", "-", "*", "/", "**", "(", ")"})
+# The names of mpmath.identify's formulas: its functions (sqrt, log, exp) and the str() of
+# sympy's own real constants, which nsimplify passes as its constants' names. Any other name
+# is refused: a constant's str() is its own code (``_sympystr``), and a call of any other
+# name (``prime(100000)``) runs whatever sympify resolves it to.
+_FORMULA_NAMES = frozenset(
+    {"sqrt", "log", "exp", "pi", "E", "EulerGamma", "Catalan", "GoldenRatio",
+     "TribonacciConstant"}
+)  # fmt: skip
 
 
 def numbers_and_names(text: str) -> bool:
-    """Numbers, arithmetic and plain names only (``mpmath.identify``'s formulas)."""
+    """Numbers, arithmetic and the names of ``_FORMULA_NAMES`` only (``mpmath.identify``'s
+    formulas)."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError):
@@ -246,7 +255,7 @@ def numbers_and_names(text: str) -> bool:
             continue
         if token.type == tokenize.OP and token.string in _FORMULA_OPERATORS:
             continue
-        if token.type == tokenize.NAME and plain_name(token.string):
+        if token.type == tokenize.NAME and token.string in _FORMULA_NAMES:
             continue
         return False
     return True

@@ -166,7 +166,11 @@ def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> Non
 
 def test_the_nsimplify_factory_admits_numbers_and_plain_names_only() -> None:
     assert guard.numbers_and_names("(3*pi**2)/2 + sqrt(2) - log(5)")
-    for text in ("__import__('os')", "exec(1)", "x.y", "f(a=1)", "[1][0]", "'s'", "lambda: 0"):
+    assert guard.numbers_and_names("GoldenRatio*EulerGamma + exp(1/3)/Catalan - E")
+    for text in (
+        "__import__('os')", "exec(1)", "x.y", "f(a=1)", "[1][0]", "'s'", "lambda: 0",
+        "prime(100000)", "factorint(10)", "x",
+    ):  # fmt: skip
         assert not guard.numbers_and_names(text), text
 
 
