@@ -29,6 +29,7 @@ RUNTIME_ERROR even if the verifier caught the exception. An exception inside the
 refusal, never a pass.
 """
 
+import ast
 import builtins
 import codecs
 import io
@@ -221,6 +222,52 @@ def _is_factory(frame: types.FrameType) -> bool:
     return relative is not None and (relative, code.co_name) in SITE_FACTORIES
 
 
+# What sympy's MonomialOps generates (mul, pow, mulpow, ldiv, div, lcm, gcd): unpacking,
+# arithmetic, comparisons and returns of its own variables; no call, attribute or import.
+_MONOMIAL_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.Tuple, ast.Name,
+    ast.Load, ast.Store, ast.Return, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.If,
+    ast.Compare, ast.Lt, ast.GtE, ast.LtE, ast.IfExp, ast.Constant,
+)  # fmt: skip
+
+
+def _monomial_code(text: str) -> bool:
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if type(node) not in _MONOMIAL_NODES:
+            return False
+        if isinstance(node, ast.Constant) and not (node.value is None or type(node.value) is int):
+            return False
+        if isinstance(node, ast.Name) and re.fullmatch(r"[abr][0-9]+|A|B|k", node.id) is None:
+            return False
+        if isinstance(node, ast.FunctionDef) and (
+            node.decorator_list or node.returns or not node.name.startswith("monomial_")
+        ):
+            return False
+        if isinstance(node, ast.arguments) and (node.defaults or node.kw_defaults):
+            return False
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            return False
+    return True
+
+
+# Site factories whose code text is checked against what the library itself generates.
+_FACTORY_TEXT: dict[tuple[str, str], Callable[[str], bool]] = {
+    ("sympy/polys/monomials.py", "_build"): _monomial_code,
+}
+
+
+def _factory_text_admitted(frame: types.FrameType, source: object) -> bool:
+    relative = _site_relative(frame.f_code.co_filename)
+    check = _FACTORY_TEXT.get((relative, frame.f_code.co_name)) if relative else None
+    if check is None:
+        return True
+    try:
+        return check(source_text(source))
+    except Exception:  # noqa: BLE001 -- fail closed
+        return False
+
+
 def plain_name(name: object) -> bool:
     """An identifier that names nothing built in: what sympy prints verbatim into code."""
     return (
@@ -350,6 +397,11 @@ def _check_compile(source: object) -> None:
     if _below_admitted_entry(caller):
         return
     if caller is not None and _is_factory(caller):
+        if not _factory_text_admitted(caller, source):
+            raise _refuse(
+                f"refused to compile text in {caller.f_code.co_name} that is not the code "
+                "its library generates"
+            )
         return _admitted(f"compile: factory {caller.f_code.co_name}")
     raw = bytes(source) if isinstance(source, bytearray | memoryview) else source
     if written_by_a_programmer(raw) or written_by_a_programmer(source_text(source)):
