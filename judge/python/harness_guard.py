@@ -251,9 +251,46 @@ def _monomial_code(text: str) -> bool:
     return True
 
 
+# scipy.stats' parse_arg_template (_distn_infrastructure.py), with the two locscale pairs of
+# rv_continuous and rv_discrete/rv_sample: the text must be exactly this for its shapes.
+_SCIPY_ARGPARSER = """
+def _parse_args(self, %(shape_arg_str)s %(locscale_in)s):
+    return (%(shape_arg_str)s), %(locscale_out)s
+
+def _parse_args_rvs(self, %(shape_arg_str)s %(locscale_in)s, size=None):
+    return self._argcheck_rvs(%(shape_arg_str)s %(locscale_out)s, size=size)
+
+def _parse_args_stats(self, %(shape_arg_str)s %(locscale_in)s, moments='mv'):
+    return (%(shape_arg_str)s), %(locscale_out)s, moments
+"""
+_SCIPY_LOCSCALE = (("loc=0, scale=1", "loc, scale", 2), ("loc=0", "loc, 1", 1))
+
+
+def _scipy_argparser_code(text: str) -> bool:
+    tree = ast.parse(text)
+    first = tree.body[0] if tree.body else None
+    if not isinstance(first, ast.FunctionDef):
+        return False
+    names = [arg.arg for arg in first.args.args]
+    for locscale_in, locscale_out, count in _SCIPY_LOCSCALE:
+        shapes = names[1:-count]
+        if not all(re.fullmatch(r"[_a-zA-Z][_a-zA-Z0-9]*", n) for n in shapes):
+            return False
+        shape_arg_str = ", ".join(shapes) + ", " if shapes else ""
+        expected = _SCIPY_ARGPARSER % {
+            "shape_arg_str": shape_arg_str,
+            "locscale_in": locscale_in,
+            "locscale_out": locscale_out,
+        }
+        if ast.dump(ast.parse(expected)) == ast.dump(tree):
+            return True
+    return False
+
+
 # Site factories whose code text is checked against what the library itself generates.
 _FACTORY_TEXT: dict[tuple[str, str], Callable[[str], bool]] = {
     ("sympy/polys/monomials.py", "_build"): _monomial_code,
+    ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"): _scipy_argparser_code,
 }
 
 
