@@ -361,7 +361,8 @@ def request_transfer_reversal(
 def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: str) -> None:
     """A dispute decided for us (won, warning_closed): each part of its taking goes back to
     where it came from. Precondition: the deposit is locked; ``source`` (DISPUTES) fetched.
-    Lock order: holds, transfer reversals, then user accounts (as the reversal's close)."""
+    Lock order: holds, user accounts (one call, id order), then transfer reversals (as
+    :func:`fail_withdrawal`; docs/payments.md, "Lock order")."""
     deposit = dispute.deposit
     buyer = deposit.user_id
     fees = usd_system_account(AccountKind.FEES)
@@ -377,18 +378,20 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
         .filter(pk__in=sorted({r.proceeds_hold_id for r in reversals}))
         .order_by("id")
     }
-    transfers = {
-        t.sale_reversal_id: t
-        for t in TransferReversal.objects.select_for_update()
-        .filter(sale_reversal__in=[r.pk for r in reversals])
-        .order_by("id")
-    }
     sellers = sorted({h.user_id for h in holds.values()})
     keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
     for seller in sellers:
         keys += [(seller, AccountKind.PENDING), (seller, AccountKind.AVAILABLE)]
     accounts = get_user_accounts(keys=keys, currency=USD)
     locked = lock_accounts(accounts.values())
+    # After the accounts, as fail_withdrawal (withhold_transfer_reversals) takes them: a
+    # transfer reversal locked first deadlocked with a refused withdrawal of the same seller.
+    transfers = {
+        t.sale_reversal_id: t
+        for t in TransferReversal.objects.select_for_update()
+        .filter(sale_reversal__in=[r.pk for r in reversals])
+        .order_by("id")
+    }
     legs: list[Leg] = [(source, -dispute.amount_minor)]
     buyer_part = dispute.from_lot_minor + dispute.from_buyer_minor
     if dispute.loss_minor:
