@@ -12,7 +12,7 @@ then proceeds lots, keeps the lots in step with the split. The function keeps th
 
 from django.db import migrations
 
-FUNCTION = """
+_FUNCTION = """
 CREATE OR REPLACE FUNCTION payments_fund_trade() RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = public, pg_temp
@@ -25,7 +25,7 @@ BEGIN
     FOR lot IN
         SELECT id, remaining_minor FROM public.payments_fundslot
         WHERE user_id = NEW.buyer_id AND remaining_minor > 0
-        ORDER BY (source = 'deposit') DESC, id
+        ORDER BY {order}
         FOR UPDATE
     LOOP
         EXIT WHEN due <= 0;
@@ -41,34 +41,9 @@ END
 $$;
 """
 
-OLDEST_FIRST = """
-CREATE OR REPLACE FUNCTION payments_fund_trade() RETURNS trigger
-LANGUAGE plpgsql
-SET search_path = public, pg_temp
-AS $$
-DECLARE
-    due bigint := NEW.price_minor;
-    lot record;
-    part bigint;
-BEGIN
-    FOR lot IN
-        SELECT id, remaining_minor FROM public.payments_fundslot
-        WHERE user_id = NEW.buyer_id AND remaining_minor > 0
-        ORDER BY id
-        FOR UPDATE
-    LOOP
-        EXIT WHEN due <= 0;
-        part := LEAST(lot.remaining_minor, due);
-        UPDATE public.payments_fundslot SET remaining_minor = remaining_minor - part
-        WHERE id = lot.id;
-        INSERT INTO public.payments_tradefunding (trade_id, lot_id, amount_minor, reversed_minor)
-        VALUES (NEW.id, lot.id, part, 0);
-        due := due - part;
-    END LOOP;
-    RETURN NULL;
-END
-$$;
-"""
+# Deposit lots first (this migration), or oldest first whatever the source (0004, going back).
+FUNCTION = _FUNCTION.format(order="(source = 'deposit') DESC, id")
+OLDEST_FIRST = _FUNCTION.format(order="id")
 
 
 def forward(apps, schema_editor):

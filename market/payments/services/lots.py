@@ -89,17 +89,25 @@ def consume_lots_for_withdrawal(*, withdrawal: Withdrawal) -> None:
     it (:class:`WithdrawalFunding`), so a later taking can ask a transfer back. Proceeds
     with no lot (a zero hold window, sales before lots) leave unfunded. Precondition: the
     user's AVAILABLE account is locked."""
-    lots = FundsLot.objects.select_for_update().filter(
-        user_id=withdrawal.user_id, source=FundsLot.Source.PROCEEDS, remaining_minor__gt=0
+    parts = consume_lots(
+        user_id=withdrawal.user_id,
+        amount_minor=withdrawal.amount_minor,
+        source=FundsLot.Source.PROCEEDS,
     )
-    due = withdrawal.amount_minor
-    for lot in lots.order_by("id"):
-        if due <= 0:
-            break
-        part = min(lot.remaining_minor, due)
-        FundsLot.objects.filter(pk=lot.pk).update(remaining_minor=F("remaining_minor") - part)
-        WithdrawalFunding.objects.create(withdrawal=withdrawal, lot=lot, amount_minor=part)
-        due -= part
+    WithdrawalFunding.objects.bulk_create(
+        WithdrawalFunding(withdrawal=withdrawal, lot_id=lot_id, amount_minor=part)
+        for lot_id, part in parts
+    )
+
+
+def take_from_proceeds_lot(*, proceeds_hold_id: int, amount_minor: int) -> None:
+    """Take ``amount_minor`` back out of the proceeds lot of a hold, as far as it is unspent
+    (a reversal closed after a won dispute had put the amount back there). Precondition: the
+    seller's AVAILABLE account is locked."""
+    lot = FundsLot.objects.select_for_update().filter(proceeds_hold_id=proceeds_hold_id).first()
+    if lot is not None and lot.remaining_minor:
+        lot.remaining_minor -= min(amount_minor, lot.remaining_minor)
+        lot.save(update_fields=["remaining_minor"])
 
 
 def restore_lots_of_withdrawal(*, withdrawal: Withdrawal) -> None:

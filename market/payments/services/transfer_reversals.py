@@ -34,7 +34,6 @@ from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import StripeUnavailable
 from market.payments.models import (
-    FundsLot,
     SaleReversal,
     TransferReversal,
     TransferReversalStatus,
@@ -46,6 +45,7 @@ from market.payments.services.balances import (
     lock_usd_accounts,
     usd_system_account,
 )
+from market.payments.services.lots import take_from_proceeds_lot
 from market.services.ledger import Leg, record_transaction
 
 logger = logging.getLogger(__name__)
@@ -166,14 +166,7 @@ def refuse_transfer_reversal(*, reversal_id: int, code: str, message: str) -> Tr
             legs += debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
             # give_back put the amount back in the seller's proceeds lot too: take it from
             # there (as much as is unspent), under the seller's AVAILABLE lock.
-            lot = (
-                FundsLot.objects.select_for_update()
-                .filter(proceeds_hold_id=sale.proceeds_hold_id)
-                .first()
-            )
-            if lot is not None and lot.remaining_minor:
-                lot.remaining_minor -= min(amount, lot.remaining_minor)
-                lot.save(update_fields=["remaining_minor"])
+            take_from_proceeds_lot(proceeds_hold_id=sale.proceeds_hold_id, amount_minor=amount)
         else:
             legs.append((losses, -amount))
         txn = record_transaction(

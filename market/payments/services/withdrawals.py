@@ -33,7 +33,6 @@ from market.payments.exceptions import (
 )
 from market.payments.models import (
     ConnectedAccount,
-    FundsLot,
     SaleReversal,
     TransferReversal,
     TransferReversalStatus,
@@ -53,6 +52,7 @@ from market.payments.services.idempotency_keys import checked_key
 from market.payments.services.lots import (
     consume_lots_for_withdrawal,
     restore_lots_of_withdrawal,
+    take_from_proceeds_lot,
 )
 from market.services.ledger import record_transaction
 
@@ -371,14 +371,9 @@ def withhold_transfer_reversals(
         )
         if reversal.sale_reversal.status == SaleReversal.Status.RESTORED:
             # A won dispute put it back in the seller's proceeds lot as well.
-            lot = (
-                FundsLot.objects.select_for_update()
-                .filter(proceeds_hold_id=reversal.sale_reversal.proceeds_hold_id)
-                .first()
+            take_from_proceeds_lot(
+                proceeds_hold_id=reversal.sale_reversal.proceeds_hold_id, amount_minor=amount
             )
-            if lot is not None and lot.remaining_minor:
-                lot.remaining_minor -= min(amount, lot.remaining_minor)
-                lot.save(update_fields=["remaining_minor"])
         reversal.status = TransferReversalStatus.WITHHELD
         reversal.close_transaction = txn
         reversal.closed_at = timezone.now()
