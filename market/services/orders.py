@@ -41,8 +41,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, transaction
 
-from market.engine_refusals import USD_DISABLED, refusal_error
-from market.engine_refusals import Replay as _Replay
+from market.engine_refusals import Replay, refusal_error
 from market.exceptions import DomainError, InvalidOrder
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution
 from market.money import Currency, Money
@@ -55,7 +54,6 @@ from market.services.order_checks import replay_order, validate_order
 _SCAN_CHUNK = SCAN_CHUNK
 __all__ = [
     "DEBT_CURRENCY",
-    "USD_DISABLED",
     "cancel_order",
     "crossing_orders",
     "fee_for",
@@ -123,7 +121,7 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
 
 def _cancel(*, user_id: int, order_id: int) -> Order:
     row = _call("market_cancel_order", [user_id, order_id, str(DEBT_CURRENCY)], price=None)
-    if isinstance(row, _Replay):  # the cancel committed, then the call failed
+    if isinstance(row, Replay):  # the cancel committed, then the call failed
         return Order.objects.get(pk=row.order_id)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
     return _saved(
@@ -213,7 +211,7 @@ def _engine_place(
         ],
         price=price,
     )
-    if isinstance(row, _Replay):
+    if isinstance(row, Replay):
         existing = Order.objects.get(pk=row.order_id)
         return replay_order(existing, problem_id, side, price, quantity, solution_id)
     order_id, remaining, status, created_at, closed_at, is_demo, traders = row
@@ -237,11 +235,11 @@ def _engine_place(
     return order, traders, is_demo
 
 
-def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | _Replay:
+def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
 
     A replayed client order id is a refusal too (nothing is written, not even the book's
-    sequence), answered with :class:`_Replay` for the caller to compare the orders.
+    sequence), answered with :class:`Replay` for the caller to compare the orders.
 
     As deployed (autocommit, no caller transaction) it is ONE statement, ``CALL
     <function>_durable(...)`` (migration 0008): the placement commits in it without holding
@@ -269,16 +267,16 @@ def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any
         # query cancel between its two transactions): flush before answering either.
         committed = _flush_barrier(token)
         if committed is not None and _refusal(exc, price) is None:
-            return _Replay(committed)  # committed, then failed: answer what was committed
+            return Replay(committed)  # committed, then failed: answer what was committed
         return _answer(exc, price)
 
 
-def _answer(exc: DatabaseError, price: Money | None) -> _Replay:
+def _answer(exc: DatabaseError, price: Money | None) -> Replay:
     """A refusal as the caller receives it: a replay to compare, or its domain error."""
     refusal = _refusal(exc, price)
     if refusal is None:
         raise exc
-    if isinstance(refusal, _Replay):
+    if isinstance(refusal, Replay):
         return refusal
     raise refusal from None
 
@@ -368,7 +366,7 @@ _ENGINE_SQL = {
 }
 
 
-def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | _Replay | None:
+def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | Replay | None:
     """The answer to an engine function's ``formalmarket:<code>`` refusal (None: not one)."""
     diag = getattr(exc.__cause__, "diag", None)
     return refusal_error(

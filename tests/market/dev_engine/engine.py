@@ -161,7 +161,8 @@ def _place_locked(
     solution_id: int | None,
     client_order_id: str | None,
 ) -> tuple[Order, list[int], bool]:
-    from market.services.orders import DEBT_CURRENCY, USD_DISABLED, fee_for
+    from market.engine_refusals import USD_DISABLED
+    from market.services.orders import DEBT_CURRENCY, fee_for
 
     try:
         problem = lock_problem_for_placement(
