@@ -49,7 +49,8 @@ from market.payments.services.debtors import (
     cancel_open_usd_bids,
     lock_problems_of_open_usd_bids,
 )
-from market.payments.services.provenance import give_back, settle_lost, take_back
+from market.payments.services.dispute_outcomes import give_back, settle_lost
+from market.payments.services.provenance import take_back
 from market.services.ledger import record_transaction
 
 Outcome = tuple[LedgerTransaction | None, StripeEvent.Outcome, str]
