@@ -13,6 +13,7 @@ backstop for spikes faster than the polling interval.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import resource
 import signal
@@ -196,6 +197,7 @@ def run_limited(
         timed_out=timed_out,
         memory_exceeded=memory_exceeded,
         wall_time_s=wall,
-        peak_memory_mb=round(peak / (1024 * 1024), 1),
+        # Rounded up: a tree killed for exceeding the limit never reports a peak at the limit.
+        peak_memory_mb=math.ceil(peak * 10 / (1024 * 1024)) / 10,
         output_tail=bytes(reader.tail),
     )

@@ -109,6 +109,7 @@ class Stack:
         self.worker: subprocess.Popen[bytes] | None = None
         self.beat: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.paused: list[subprocess.Popen[bytes]] = []
 
     def env(self) -> dict[str, str]:
         db = settings.DATABASES["default"]
@@ -227,11 +228,50 @@ class Stack:
             for path in sorted(self.folder.glob("*.log"))
         )
 
+    def pause(self) -> None:
+        """Freeze the worker and beat, and end any transaction they hold open.
+
+        A transactional test ends with a flush (one TRUNCATE of every table). A worker or beat
+        still running tasks then takes locks in another order and one of the two dies in a
+        deadlock. Frozen (SIGSTOP), they take no new locks; a frozen one caught inside a
+        transaction has its backend terminated (an idle connection is left alone), so the
+        flush waits for nobody. :meth:`resume` lets them go on.
+        """
+        for process in (self.worker, self.beat):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGSTOP)
+                self.paused.append(process)
+        wait_until(
+            lambda: _terminate_busy_backends() == 0,
+            "no other backend of the test database inside a transaction",
+            timeout=10,
+        )
+
+    def resume(self) -> None:
+        for process in self.paused:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGCONT)
+        self.paused.clear()
+
     def stop(self) -> None:
         for process in (self.worker, self.beat):
             if process is not None and process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
+
+
+def _terminate_busy_backends() -> int:
+    """Terminate every other backend of this database that is not idle; how many there were."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND backend_type = 'client backend' AND state IS DISTINCT FROM 'idle'"
+        )
+        (busy,) = cursor.fetchone()
+    return int(busy)
 
 
 def _publish_to(url: str) -> None:
@@ -267,8 +307,10 @@ def _module_stack(
 
 
 @pytest.fixture
-def stack(transactional_db: None, _module_stack: Stack) -> Stack:
-    """The module's stack, all of it running: worker, beat and Redis."""
+def stack(transactional_db: None, _module_stack: Stack) -> Iterator[Stack]:
+    """The module's stack, all of it running: worker, beat and Redis; paused while the test
+    database is flushed after the test."""
+    _module_stack.resume()
     if _module_stack.redis.process is None or _module_stack.redis.process.poll() is not None:
         _module_stack.redis.start()
     if _module_stack.worker is None or _module_stack.worker.poll() is not None:
@@ -277,4 +319,5 @@ def stack(transactional_db: None, _module_stack: Stack) -> Stack:
         _module_stack.wait_ready()
     if _module_stack.beat is None or _module_stack.beat.poll() is not None:
         _module_stack.start_beat()
-    return _module_stack
+    yield _module_stack
+    _module_stack.pause()

@@ -56,8 +56,10 @@ def _warm_stack(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture
-def stack(transactional_db: None, _warm_stack: Stack) -> Stack:
-    return _warm_stack
+def stack(transactional_db: None, _warm_stack: Stack) -> Iterator[Stack]:
+    _warm_stack.resume()
+    yield _warm_stack
+    _warm_stack.pause()  # see Stack.pause: the flush after the test must wait for nobody
 
 
 def _client(stack: Stack) -> redis.Redis:
