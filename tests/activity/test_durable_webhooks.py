@@ -1,20 +1,24 @@
 """No webhook names a trade that a crash can still lose (issue 29 §3).
 
-A private PostgreSQL cluster (initdb into a temporary folder, a real postmaster on a free
-loopback port; autovacuum off and the WAL writer slowed to 10 s, so an asynchronous commit
-stays unflushed long enough to be seen). The engine commits a crossing bid as it does on a
-busy book (``synchronous_commit = off``); the webhook pipeline runs on it at once, with the
-worker's own session asynchronous too; then the cluster is killed (``pg_ctl stop -m
-immediate``), restarted, and every trade a webhook named must still be there.
+A private PostgreSQL cluster, started by the helper `make test` uses (scripts/stack.py, the
+PostgreSQL 18 of .venv, fsync on), in a temporary folder. Its WAL writer is frozen
+(SIGSTOP): on a busy machine it flushes asynchronous commits every ``wal_writer_delay``,
+here nothing flushes them but a synchronous commit, so the window between a placement's
+commit and its flush stays open for as long as the scenario needs, and what is not flushed
+is not even written (it is in shared memory only: ``pg_ctl stop -m immediate`` loses it as
+a power cut would). ``durable_webhook_scenario.py`` trades in and around that window while
+the webhook pipeline runs; the cluster is killed, restarted, and every trade a webhook
+named must still be there; then the worker's backstop delivers what was flushed.
 """
 
 from __future__ import annotations
 
 import http.server
+import importlib.util
 import json
 import os
 import shutil
-import socket
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,85 +30,107 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from tests.waiting import scaled
+from tests.waiting import scaled, wait_until
 
 ROOT = Path(settings.BASE_DIR)
-PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None)
+SCENARIO = "tests/activity/durable_webhook_scenario.py"
+SIGQUIT_BIT = 1 << (signal.SIGQUIT - 1)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def _load_stack():
+    spec = importlib.util.spec_from_file_location("scripts_stack", ROOT / "scripts" / "stack.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def _as_postgres(argv: list[str]) -> list[str]:
-    """initdb and postgres refuse to run as root: run them as the postgres system user."""
-    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
+stack = _load_stack()
+
+
+def _lsn(text: str) -> int:
+    high, low = text.split("/")
+    return (int(high, 16) << 32) + int(low, 16)
+
+
+def _sigquit_pending(pid: int) -> bool:
+    """Whether ``pid`` has a SIGQUIT waiting (or is gone): /proc's pending-signal masks."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    masks = [line.split()[1] for line in status.splitlines() if line[:6] in ("SigPnd", "ShdPnd")]
+    return any(int(mask, 16) & SIGQUIT_BIT for mask in masks)
 
 
 class Cluster:
-    def __init__(self, folder: Path) -> None:
-        assert PG_BIN is not None, "PostgreSQL server binaries (initdb, pg_ctl) are needed"
-        self.folder = folder
-        self.data = folder / "data"
-        self.port = _free_port()
-        self.url = f"postgres://postgres@127.0.0.1:{self.port}/market"
-
-    def _run(self, *argv: str) -> None:
-        subprocess.run(  # noqa: S603 - PostgreSQL's own tools, fixed arguments
-            _as_postgres([str(PG_BIN / argv[0]), *argv[1:]]),
-            check=True,
-            capture_output=True,
-            timeout=scaled(120),
-        )
-
-    def init(self) -> None:
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres")
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
-        self.start()
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute("CREATE DATABASE market")
-
-    @property
-    def admin_url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+    def __init__(self, var: Path) -> None:
+        self.var = var
+        self.url = ""
+        self.wal_writer = 0
 
     def start(self) -> None:
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} "
-            "-c autovacuum=off -c wal_writer_delay=10000 -c wal_writer_flush_after=1GB "
-            "-c fsync=on -c synchronous_commit=on -c bgwriter_lru_maxpages=0 "
-            "-c checkpoint_timeout=1h -c max_wal_size=4GB"
-        )
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w",
-            "start",
-        )  # fmt: skip
+        """Start (or, after a crash, recover and start) the cluster; ``pg_ctl -w`` returns
+        once recovery is done."""
+        self.url = stack.start(self.var, durable=True, skip={"REDIS_URL"})["DATABASE_URL"]
+
+    def quiet(self) -> None:
+        """No background writes that would flush or checkpoint behind the scenario's back."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            for name, value in [
+                ("autovacuum", "off"),
+                ("bgwriter_lru_maxpages", "0"),
+                ("checkpoint_timeout", "1h"),
+                ("max_wal_size", "4GB"),
+            ]:
+                conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+            conn.execute("SELECT pg_reload_conf()")
+
+    def freeze_wal_writer(self) -> None:
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            (pid,) = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'"
+            ).fetchone()
+        self.wal_writer = pid
+        os.kill(pid, signal.SIGSTOP)
+
+    def flushed_lsn(self) -> str:
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return conn.execute("SELECT pg_current_wal_flush_lsn()::text").fetchone()[0]
 
     def crash(self) -> None:
-        """What a power cut does to what is not on disk yet."""
-        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        """``pg_ctl stop -m immediate``: every server process quits at once, nothing flushed.
 
-    def stop(self) -> None:
-        subprocess.run(  # noqa: S603
-            _as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"]),
-            capture_output=True,
-            check=False,
-            timeout=scaled(60),
-        )
+        The frozen WAL writer gets its SIGQUIT only once resumed; it is resumed after the
+        signal is pending, so the signal is handled before any more of its code runs."""
+        binaries, data = stack.server_files(self.var)
+        argv = [str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]
+        done: list[subprocess.CompletedProcess] = []
+        stopper = threading.Thread(target=lambda: done.append(stack.run_as_pg(argv)))
+        stopper.start()
+        wait_until(lambda: _sigquit_pending(self.wal_writer), "the WAL writer's SIGQUIT", 30)
+        self.thaw()
+        stopper.join(scaled(60))
+        assert done and done[0].returncode == 0, done
+
+    def thaw(self) -> None:
+        if self.wal_writer:
+            try:
+                os.kill(self.wal_writer, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+            self.wal_writer = 0
 
 
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
-    # Not under pytest's tmp folder: its parents are private to root, and postgres runs the
-    # cluster.
-    folder = Path(tempfile.mkdtemp(prefix="fm-pgcluster-"))
-    folder.chmod(0o755)
-    made = Cluster(folder)
+    # Not under pytest's tmp folder: its parents are private to root, and PostgreSQL runs as
+    # its own user (stack.py's).
+    var = Path(tempfile.mkdtemp(prefix="fm-durable-"))
+    made = Cluster(var)
     try:
-        made.init()
+        made.start()
+        made.quiet()
         subprocess.run(  # noqa: S603 - our own manage.py
             [sys.executable, "manage.py", "migrate", "--no-input"],
             cwd=ROOT,
@@ -115,20 +141,16 @@ def cluster() -> Iterator[Cluster]:
         )
         yield made
     finally:
-        made.stop()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _lsn(text: str) -> int:
-    high, low = text.split("/")
-    return (int(high, 16) << 32) + int(low, 16)
+        made.thaw()
+        stack.stop_postgres(var)
+        shutil.rmtree(var, ignore_errors=True)
 
 
 class Receiver:
     """A webhook endpoint on 127.0.0.1 that keeps every body it is sent, with the cluster's
     WAL flush position when it arrived (what a crash at that instant would keep)."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, cluster: Cluster) -> None:
         self.bodies: list[dict] = []
         self.flushed_at_arrival: list[str] = []
         received, flushed = self.bodies, self.flushed_at_arrival
@@ -136,9 +158,7 @@ class Receiver:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
                 length = int(self.headers["Content-Length"])
-                with psycopg.connect(database_url, autocommit=True) as conn:
-                    row = conn.execute("SELECT pg_current_wal_flush_lsn()::text").fetchone()
-                flushed.append(row[0])
+                flushed.append(cluster.flushed_lsn())
                 received.append(json.loads(self.rfile.read(length)))
                 self.send_response(200)
                 self.end_headers()
@@ -151,40 +171,78 @@ class Receiver:
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
 
+    def announced(self) -> set[tuple[str, int, int, int]]:
+        """(event type, trade id, solution id, price) of every trade event received."""
+        return {
+            (body["type"], body["data"]["trade_id"], body["data"]["solution_id"],
+             body["data"]["price_minor"])
+            for body in self.bodies
+            if "trade_id" in body["data"]
+        }  # fmt: skip
+
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
 
 
+def _scenario(cluster: Cluster, *args: str) -> dict:
+    run = subprocess.run(  # noqa: S603 - our own scenario script
+        [sys.executable, SCENARIO, *args],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": cluster.url, "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1"},
+        capture_output=True,
+        text=True,
+        timeout=scaled(180),
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-4000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _both_sides(trade: dict) -> set[tuple[str, int, int, int]]:
+    key = (trade["id"], trade["solution_id"], trade["price_minor"])
+    return {("bid.filled", *key), ("ask.filled", *key)}
+
+
 def test_no_webhook_names_a_trade_that_the_crash_lost(cluster):
-    receiver = Receiver(cluster.url)
+    receiver = Receiver(cluster)
     try:
-        run = subprocess.run(  # noqa: S603 - our own scenario script
-            [sys.executable, "tests/activity/durable_webhook_scenario.py", receiver.url],
-            cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": cluster.url, "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1"},
-            capture_output=True,
-            text=True,
-            timeout=scaled(120),
-            check=False,
+        cluster.freeze_wal_writer()
+        outcome = _scenario(cluster, "before", receiver.url)
+        trades = outcome["trades"]
+        flushed_at_crash = cluster.flushed_lsn()
+        cluster.crash()
+        before_crash = receiver.announced()
+
+        # The window was open: the last trade and its deliveries existed, unflushed.
+        assert outcome["unflushed_deliveries"] == 2, outcome
+        assert _lsn(flushed_at_crash) < _lsn(trades["unflushed"]["committed_by_lsn"]), outcome
+        # The worker acted on the trade it was given, and only on it.
+        assert len(outcome["attempted"]) == 2, outcome
+        assert before_crash == _both_sides(trades["acted_on"])
+        # Each POST went out once the trade's commit was flushed (the PostgreSQL-level check:
+        # at that instant the commit was on disk).
+        assert len(receiver.flushed_at_arrival) == 2
+        for flushed in receiver.flushed_at_arrival:
+            assert _lsn(flushed) >= _lsn(trades["acted_on"]["committed_by_lsn"]), outcome
+
+        cluster.start()  # crash recovery replays the WAL that reached the disk
+        with psycopg.connect(cluster.url) as conn:
+            rows = conn.execute("SELECT id, solution_id, price_minor FROM market_trade").fetchall()
+        kept = {tuple(row) for row in rows}
+        named_but_lost = {event for event in before_crash if event[1:] not in kept}
+        assert not named_but_lost, f"webhooks named trades the crash lost (kept: {kept})"
+        key = {name: (t["id"], t["solution_id"], t["price_minor"]) for name, t in trades.items()}
+        assert key["unflushed"] not in kept  # the crash did lose what was not flushed
+        assert kept == {key["flushed"], key["acted_on"]}
+
+        # After recovery the worker's backstop delivers what is durable and was not sent.
+        _scenario(cluster, "after")
+        durable = _both_sides(trades["flushed"]) | _both_sides(trades["acted_on"])
+        wait_until(
+            lambda: receiver.announced() == durable,
+            lambda: f"the flushed trade's webhooks; received {sorted(receiver.announced())}",
+            timeout=30,
         )
-        assert run.returncode == 0, run.stderr[-4000:]
-        outcome = json.loads(run.stdout.strip().splitlines()[-1])
-        cluster.crash()  # at once: nothing else has flushed the WAL
     finally:
         receiver.close()
-    # The window was real: the trade was visible before it was on disk.
-    assert outcome["window_open"] is True, outcome
-    assert len(outcome["trade_ids"]) == 1 and outcome["attempted"], outcome
-
-    # Every POST went out once the trade's commit was flushed (the discriminating check: a
-    # killed postmaster keeps WAL that was written but not flushed, a power cut does not).
-    assert receiver.flushed_at_arrival
-    for flushed in receiver.flushed_at_arrival:
-        assert _lsn(flushed) >= _lsn(outcome["trade_lsn"]), (flushed, outcome)
-    cluster.start()  # crash recovery replays the WAL that reached the disk
-    with psycopg.connect(cluster.url) as conn:
-        kept = {row[0] for row in conn.execute("SELECT id FROM market_trade")}
-    announced = {body["data"]["trade_id"] for body in receiver.bodies if "trade_id" in body["data"]}
-    assert announced == set(outcome["trade_ids"])  # both traders' webhooks went out...
-    assert announced <= kept, f"webhooks named trades {sorted(announced - kept)} the crash lost"
