@@ -60,6 +60,14 @@ def test_wrong_solution_is_rejected(folder: Path):
     [
         ("antiderivative", '__import__("os").system("true")'),
         ("antiderivative", "x**2*exp(x) + (lambda: 1)()"),
+        # Right derivative wherever there is one, and a jump (of 5*pi at 0, of pi at 2): no
+        # antiderivative on the line (outside red team, 2026-12-06: it was ACCEPTED).
+        (
+            "antiderivative",
+            "x**2*exp(x) - 2*x*exp(x) + 2*exp(x) + 5*atan(x) + 5*atan(1/x)",
+        ),
+        ("antiderivative", "(x**2 - 2*x + 2)*exp(x) + atan(x - 2) + atan(1/(x - 2))"),
+        ("antiderivative", "(x**2 - 2*x + 2)*exp(x) + floor(x)"),
         ("cubic-root", "().__class__"),
         ("cubic-root", "b ** 10 ** 10"),
         ("factor-391", "391 1"),
@@ -80,3 +88,26 @@ def test_hostile_or_trivial_solutions_are_rejected(folder_name: str, solution: s
         )
     )
     assert verdict.verdict.value == "REJECTED"
+
+
+@pytest.mark.parametrize(
+    "solution",
+    [
+        "x**2*exp(x) - 2*x*exp(x) + 2*exp(x) + 7",
+        "exp(x)*(x - 1)**2 + exp(x) - 1/3",
+        "(x**2 - 2*x + 2)*exp(x) + atan(exp(x)) + atan(exp(-x))",  # + pi/2, continuous
+    ],
+)
+def test_every_form_of_the_antiderivative_is_accepted(solution: str):
+    folder = DEMO_DIR / "python" / "antiderivative"
+    meta = json.loads((folder / "meta.json").read_text())
+    verdict = judge_python(
+        PythonJob(
+            verifier_source=(folder / "verifier.py").read_text(),
+            solution=solution,
+            seed=3,
+            time_limit_s=float(meta["time_limit_s"]),
+            memory_limit_mb=int(meta["memory_limit_mb"]),
+        )
+    )
+    assert (verdict.verdict.value, verdict.reason) == ("ACCEPTED", None), verdict.detail
