@@ -46,7 +46,7 @@ def verify(solution, rng):
         # The same from the other side, numerically: F(b) - F(a) is the integral over [a, b],
         # on intervals between sorted random points and across all of them.
         points = sorted(float(p) for p in rng.uniform(-3.0, 3.0, size=6))
-        for a, b in [*zip(points, points[1:]), (points[0], points[-1])]:
+        for a, b in [*zip(points, points[1:], strict=False), (points[0], points[-1])]:
             error = (_at(candidate, b) - _at(candidate, a)) - (_at(KNOWN, b) - _at(KNOWN, a))
             if not abs(error) <= 1e-8 * (1 + abs(_at(KNOWN, b)) + abs(_at(KNOWN, a))):
                 return False
