@@ -5,7 +5,7 @@ first parameter, exceptions; propagation through assignments, containers and the
 own calls; sanitisers end it). ``checks.py`` and ``mixed.py`` read those facts to decide
 where a derived value meets a sink that is not on the reviewed lists. They depend on this
 interface, not on the analysis module, so the modules import in one direction:
-``taint`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
+``taint``/``propagate`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
 """
 
 from __future__ import annotations
