@@ -37,6 +37,9 @@ class TaintFacts(Protocol):
     global_tainted: set[str]
     tainted_classes: set[str]
     scope_tainted: dict[int, set[str]]
+    # Names tainted in a function whatever its call passes (a closure's free names stored into
+    # by a nested function, a mutable default stored into), by id of the function.
+    closure_tainted: dict[int, set[str]]
 
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
         """Whether ``node``'s value may be derived from the solution, ``tainted`` the names

@@ -51,6 +51,10 @@ class Propagation:
         deeper (``root[k].append(x)``)."""
         if root is None:
             return
+        if not isinstance(scope, ast.Module) and root.id in _defaulted_parameters(scope):
+            # def keep(text, memo={}): memo['t'] = text -- the default outlives the call: every
+            # later call (with no tainted argument) reads the text back from it.
+            self.a.closure_tainted.setdefault(id(scope), set()).add(root.id)
         cls = self.a.resolver.receiver_class(root, scope)
         if cls is None and self.a.resolver.own_class(root.id) is not None:
             cls = self.a.resolver.own_class(root.id)
@@ -129,7 +133,7 @@ class Propagation:
                     elif isinstance(child, ast.MatchMapping) and child.rest:
                         tainted.add(child.rest)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            self._tainted_defaults(node, tainted)
+            self.tainted_defaults(node, tainted)
         elif isinstance(node, ast.Call):
             self._propagate_call(node, tainted)
 
@@ -143,7 +147,7 @@ class Propagation:
             and not isinstance(node.args[0], ast.Starred)
         )
 
-    def _tainted_defaults(self, function: Function, tainted: set[str]) -> None:
+    def tainted_defaults(self, function: Function, tainted: set[str]) -> None:
         arguments = function.args
         positional = [*arguments.posonlyargs, *arguments.args]
         pairs = list(
@@ -200,6 +204,19 @@ class Propagation:
         self._store_into_path(
             root_name(holder), scope, tainted, itself=isinstance(holder, ast.Name)
         )
+
+
+def _defaulted_parameters(function: Function) -> set[str]:
+    """The parameters of ``function`` that have a default value."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = {argument.arg for argument in positional[len(positional) - len(arguments.defaults) :]}
+    found.update(
+        argument.arg
+        for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        if default is not None
+    )
+    return found
 
 
 # Calls that build a new container (or a number): storing into their result changes none

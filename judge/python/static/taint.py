@@ -88,6 +88,7 @@ class Analysis:
                         if function is verify:
                             names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
+            self._taint_classes_handing_out_state()
             if self._state() == before:
                 return
         self.flag(
@@ -96,6 +97,23 @@ class Analysis:
             "the analysis did not settle; instead, simplify the data flow (fewer "
             "module-level names and class attributes holding the solution)",
         )
+
+    def _taint_classes_handing_out_state(self) -> None:
+        """A class whose own code hands out the solution's data with no tainted argument
+        taints its instances: a property getter, a dunder or a library-called hook
+        (``__str__``, ``__format__``, ``_sympystr``) that reads module-level state holding the
+        solution (``STATE['s'] = solution`` in ``verify``), an exception's text or a tainted
+        default, or a class attribute bound to such state. Those are called where no call is
+        written (an attribute read, sympy's printer), so the rule is on the class, not the
+        call: its instances, and the class itself, count as the solution's data."""
+        module_tainted = self.scope_tainted.get(id(self.index.tree), set())
+        for cls, functions, values in _class_members(self.index.tree):
+            if cls.name in self.tainted_classes:
+                continue
+            if any(self.is_tainted(value, set(module_tainted)) for value in values) or any(
+                self.analyse(function, frozenset()) for function in functions
+            ):
+                self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
 
     def _state(self) -> tuple[object, ...]:
         return (
@@ -195,6 +213,8 @@ class Analysis:
             tainted = set(tainted_names) | self.global_tainted
             if not isinstance(function, ast.Module):
                 tainted |= self._inherited(function) | self.closure_tainted.get(id(function), set())
+                # def read(d=STATE): the default is evaluated once, where STATE may hold the text.
+                self.propagation.tainted_defaults(function, tainted)
             self._live[id(function)] = tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
@@ -353,6 +373,34 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
+
+
+def _class_members(
+    tree: ast.Module,
+) -> list[tuple[ast.ClassDef, list[Function], list[ast.AST]]]:
+    """Each class of the module with the functions written in its body (methods, and
+    lambdas such as ``t = property(lambda self: ...)``) and the values its body binds
+    (class attributes)."""
+    found = []
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        functions: list[Function] = []
+        values: list[ast.AST] = []
+        stack: list[ast.AST] = list(cls.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                functions.append(node)
+                if isinstance(node, ast.Lambda):
+                    continue
+                stack.extend(node.decorator_list)  # the body is the method's own
+            elif isinstance(node, ast.ClassDef):
+                continue  # a nested class is a class of its own
+            else:
+                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                    values.append(node.value)
+                stack.extend(ast.iter_child_nodes(node))
+        found.append((cls, functions, values))
+    return found
 
 
 class _NoChecks:
