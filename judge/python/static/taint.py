@@ -379,12 +379,14 @@ def _class_members(
     tree: ast.Module,
 ) -> list[tuple[ast.ClassDef, list[Function], list[ast.AST]]]:
     """Each class of the module with the functions written in its body (methods, and
-    lambdas such as ``t = property(lambda self: ...)``) and the values its body binds
-    (class attributes)."""
+    lambdas such as ``t = property(lambda self: ...)``) and the values it is built from (its
+    bases, its metaclass, the class attributes its body binds)."""
     found = []
     for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
         functions: list[Function] = []
-        values: list[ast.AST] = []
+        # A metaclass or base that hands out the text hands it out through this class too
+        # (``class Box(metaclass=Meta)``: ``Box.anything`` runs ``Meta.__getattr__``).
+        values: list[ast.AST] = [*cls.bases, *(keyword.value for keyword in cls.keywords)]
         stack: list[ast.AST] = list(cls.body)
         while stack:
             node = stack.pop()
