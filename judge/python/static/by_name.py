@@ -20,6 +20,7 @@ import string
 from collections.abc import Callable
 
 from judge.python.imports import verifier_import_allowed
+from judge.python.static.resolve import Resolver
 from judge.python.static.scope import ModuleIndex, Scope
 from judge.python.vocabulary import (
     BY_NAME,
@@ -122,6 +123,16 @@ def _field_names(text: str, depth: int) -> list[str]:
     return found
 
 
+def _own_method(index: ModuleIndex, node: ast.Attribute, scope: Scope) -> bool:
+    """``node`` certainly names a method the verifier wrote (on an own instance or class)."""
+    resolver = Resolver(index)
+    receiver = node.value
+    cls = resolver.receiver_class(receiver, scope)
+    if cls is None and isinstance(receiver, ast.Name):
+        cls = resolver.own_class(receiver.id)
+    return cls is not None and bool(resolver.method(cls, node.attr))
+
+
 def check_resolver_call(
     index: ModuleIndex,
     node: ast.Name | ast.Attribute,
@@ -190,6 +201,8 @@ def check_format_method(
     """``template.format(...)``/``.format_map(...)`` (and ``str.format(template, ...)``): the
     template is a by-name resolver's names, so it must be the author's literal."""
     scope = index.scope_of.get(id(node), index.tree)
+    if _own_method(index, node, scope):
+        return  # the verifier's own format(): its code is followed by the taint analysis
     template: ast.AST | None = node.value
     if index.trusted_name(node.value) == "str":
         call = parent if isinstance(parent, ast.Call) and parent.func is node else None

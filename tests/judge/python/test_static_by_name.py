@@ -67,6 +67,12 @@ REFUSED: dict[str, tuple[str, int, str]] = {
         5,
         "format string built at run time",
     ),
+    "str.format of an own str subclass": (
+        "class Template(str):\n    pass\n"
+        "def verify(solution, rng):\n    return Template('{0}').format(1) == '1'\n",
+        5,
+        "format string built at run time",
+    ),
     "a template rebound by global": (
         "T = '{0}'\ndef show(x):\n    return T.format(x)\n"
         "def verify(solution, rng):\n    global T\n    T = solution\n    return show(1) == '1'\n",
@@ -167,6 +173,16 @@ HONEST = {
             style = "{0:.2f}" if a > b else "{0:.4f}"
             shown = TEMPLATE.format(a=a, b=b) + style.format(a / max(b, 1))
             return bool(shown) and "{n}".format_map({"n": a}) == str(a) and f"{a:>4}" != ""
+        """,
+    "an own class's format method": """
+        class Report:
+            def __init__(self, value):
+                self.value = value
+            def format(self, width):
+                return str(self.value).rjust(width)
+        def verify(solution, rng):
+            report = Report(int(solution))
+            return report.format(4) == "   4" and Report(5).format(2) == " 5"
         """,
     "the allowed standard library": """
         import bisect, collections, dataclasses, decimal, fractions, functools, heapq
