@@ -47,8 +47,8 @@ def literal_texts(
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     if isinstance(node, ast.IfExp):
-        body = literal_texts(index, node.body, scope, seen)
-        orelse = literal_texts(index, node.orelse, scope, seen)
+        body = literal_texts(index, node.body, scope, set(seen))
+        orelse = literal_texts(index, node.orelse, scope, set(seen))
         return None if body is None or orelse is None else [*body, *orelse]
     if isinstance(node, ast.Name) and node.id not in index.global_names:
         if node.id in seen:

@@ -170,8 +170,9 @@ HONEST = {
         TEMPLATE = "{a} + {b}"
         def verify(solution, rng):
             a, b = (int(t) for t in solution.split())
-            style = "{0:.2f}" if a > b else "{0:.4f}"
+            style = "{0:.2f}" if a > b else ("{0:.4f}" if a else "{0:.2f}")
             shown = TEMPLATE.format(a=a, b=b) + style.format(a / max(b, 1))
+            shown += (TEMPLATE if a else TEMPLATE).format(a=b, b=a)
             return bool(shown) and "{n}".format_map({"n": a}) == str(a) and f"{a:>4}" != ""
         """,
     "an own class's format method": """
