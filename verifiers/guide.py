@@ -13,7 +13,7 @@ from typing import Any
 def get_python_verifier_guide() -> dict[str, Any]:
     """The guide's data: allowed imports, the library's functions and budget, the lists."""
     from formalmarket_verify import DEFAULT_FUNCTIONS, Budget
-    from judge.python.imports import THIRD_PARTY_PACKAGES, VERIFIER_LIBRARY
+    from judge.python.imports import THIRD_PARTY_PACKAGES, VERIFIER_LIBRARY, VERIFIER_STDLIB
     from judge.python.static import rules
 
     budget = Budget()
@@ -28,4 +28,6 @@ def get_python_verifier_guide() -> dict[str, Any]:
         "propagators": sorted(rules.PROPAGATORS),
         "methods": sorted(rules.BUILTIN_METHODS),
         "refused": sorted({*rules.REFUSED, *rules.LITERAL_ONLY}),
+        "by_name": sorted(rules.BY_NAME),
+        "stdlib": sorted(VERIFIER_STDLIB - {"__future__"}),
     }

@@ -1,9 +1,15 @@
-"""The import allowlist of a Python verifier, defined once.
+"""The import allowlists of a Python verifier, defined once.
 
-The publishing check (``judge/python/static``), the run-time import guard of the harness
-(``judge/python/harness.py``, which loads this file by path inside the sandbox: standard
-library only, no imports of the ``judge`` package) and the sandbox's root filesystem
-(``judge/sandbox/rootfs.py``, which binds exactly these packages) all read these names.
+Two lists, one per reader. ``import_allowed`` (the standard library, minus a few, and the
+listed packages) is what may be imported while a verdict runs, the libraries' own internal
+imports included: the run-time import guard of the harness (``judge/python/harness.py``,
+which loads this file by path inside the sandbox: standard library only, no imports of the
+``judge`` package) and the sandbox's root filesystem (``judge/sandbox/rootfs.py``, which
+binds exactly these packages) read it. ``verifier_import_allowed`` is the positive list of
+what a verifier's own source may import, checked at publishing (``judge/python/static``):
+computation and data modules only. The rest of the standard library (``pkgutil``, ``pydoc``,
+``importlib``, ``os``, ``threading``, ``logging``...) hands out objects by name, reaches the
+host, or has nothing to compute; sympy or numpy may still import it internally.
 """
 
 import sys
@@ -26,3 +32,23 @@ def import_allowed(name: str) -> bool:
     if top.startswith("_sysconfigdata_"):  # stdlib's build data, imported by sysconfig
         return True
     return top in ALLOWED_TOP_LEVEL
+
+
+# What a verifier's own source may import (issue 25, section 2): numbers, text, data
+# structures, the listed packages. Adding a module here is a security decision: it must hand
+# out no object chosen by a string (no resolver by name, no namespace), run no text as code,
+# and reach nothing outside the verdict.
+VERIFIER_STDLIB = frozenset(
+    {"__future__", "abc", "array", "ast", "base64", "binascii", "bisect", "calendar",
+     "cmath", "collections", "colorsys", "contextlib", "copy", "csv", "dataclasses",
+     "datetime", "decimal", "difflib", "enum", "fractions", "functools", "graphlib",
+     "hashlib", "heapq", "hmac", "io", "itertools", "json", "keyword", "math", "numbers",
+     "operator", "pprint", "random", "re", "statistics", "string", "struct", "sys",
+     "textwrap", "time", "traceback", "types", "typing", "unicodedata", "warnings", "zlib"}
+)  # fmt: skip
+
+
+def verifier_import_allowed(name: str) -> bool:
+    """Whether a verifier's own source may import ``name`` (dotted names by their top level)."""
+    top = name.partition(".")[0]
+    return top in VERIFIER_STDLIB or top in ALLOWED_THIRD_PARTY

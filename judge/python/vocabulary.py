@@ -113,21 +113,29 @@ REFUSED: Mapping[str, Danger] = {
         "mpmath.findpoly evaluates strings", "use sympy.minimal_polynomial() on the number"
     ),
     "numexpr": Danger("numexpr evaluates text", "write the expression with numpy operations"),
+    "string.Formatter": Danger(
+        "string.Formatter fetches the attributes and items its field names name, and "
+        "get_field/get_value hand out the object itself",
+        "format with a literal format string ('{0:.3f}'.format(x)) or an f-string",
+    ),
+    "unittest.mock": Danger(
+        "mock.patch imports and replaces the object a dotted name names: what the checks "
+        "trust about a library would no longer hold",
+        "wrap the library function in one of your own",
+    ),
+    "logging.config": Danger(
+        "logging.config imports and calls the factories its configuration names",
+        "leave logging alone (print nothing; the verdict is the return value)",
+    ),
 }
 
-# Callables that evaluate strings or fetch by name: allowed only as a direct call on literals
-# (the text is then the author's own).
+# Callables that evaluate strings: allowed only as a direct call on literals (the text is then
+# the author's own).
 LITERAL_ONLY: Mapping[str, Danger] = {
     "sympy.sympify": Danger("sympify evaluates text with eval", _SYMPIFY_INSTEAD),
     "sympy.S": Danger("S() is sympify, which evaluates text with eval", _SYMPIFY_INSTEAD),
     "sympy.parse_expr": Danger("parse_expr evaluates text with eval", _SYMPIFY_INSTEAD),
     "sympy.parse_latex": Danger("parse_latex evaluates text", _SYMPIFY_INSTEAD),
-    "operator.attrgetter": Danger(
-        "attrgetter fetches attributes chosen at run time", "use a lambda: lambda o: o.name"
-    ),
-    "operator.methodcaller": Danger(
-        "methodcaller calls methods chosen at run time", "use a lambda: lambda o: o.method()"
-    ),
 }
 # Short names that are a sympy text evaluator under any module path (sympy.core.sympify...).
 EVALUATOR_ATTRIBUTES = frozenset({"sympify", "parse_expr", "parse_latex"})
@@ -141,15 +149,73 @@ _ATTRIBUTE_INSTEAD = "use the object's public methods and attributes"
 REFUSED_ATTRIBUTES = frozenset(
     {*EVALUATOR_ATTRIBUTES, "lambdify", "read_array", "settrace",
      "setprofile", "_getframe", "__import__", "__builtins__", "__globals__", "__dict__",
-     "__setattr__", "__delattr__",
+     "__setattr__", "__delattr__", "__getattr__", "__defaults__", "__kwdefaults__",
      "__subclasses__", "__getattribute__", "__code__", "__closure__", "__reduce__",
      "__reduce_ex__", "__self__", "__func__", "__wrapped__", "__loader__", "__spec__",
      "__mro__", "__bases__", "__base__", "f_back", "f_globals", "f_locals", "f_builtins",
      "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code",
      "tb_frame", "tb_next", "co_code"}
 )  # fmt: skip
-GETATTR_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
-GETATTR_INSTEAD = "use a literal attribute name, or a dict of your own mapping names to functions"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ByName:
+    """A callable that turns a name into an object: which arguments are names (``positions``;
+    none listed: every positional argument), why, and what to write instead."""
+
+    positions: tuple[int, ...]
+    keywords: tuple[str, ...]
+    reason: str
+    instead: str
+    imports: bool = False  # the name is a dotted path whose head is a module to import
+
+
+_BY_NAME_INSTEAD = (
+    "use a literal name, or a dict of your own mapping the expected texts to the functions "
+    "you chose"
+)
+_FORMAT_INSTEAD = "write the format string as a literal ('{0:.3f}'.format(x)) or use an f-string"
+# The by-name resolvers (issue 25, section 2: the sinks that are not code): the solution's text
+# reaching one would pick the library function that computes the answer
+# (``pkgutil.resolve_name("sympy:" + text)(N)``), and no run-time check of code sees it. Each is
+# allowed only as a direct call whose name arguments are literals (or names bound only to
+# literals), and no part of a literal name may be a refused name: the names are the author's.
+# Format strings are resolvers too (``"{0.primefactors}"``): see FORMAT_METHODS.
+BY_NAME: Mapping[str, ByName] = {
+    "getattr": ByName((1,), (), "getattr fetches the attribute it is given", _BY_NAME_INSTEAD),
+    "setattr": ByName((1,), (), "setattr stores the attribute it is given", _BY_NAME_INSTEAD),
+    "delattr": ByName((1,), (), "delattr removes the attribute it is given", _BY_NAME_INSTEAD),
+    "operator.attrgetter": ByName(
+        (), (), "attrgetter fetches the attributes it is given", "use a lambda: lambda o: o.name"
+    ),
+    "operator.methodcaller": ByName(
+        (0,), (), "methodcaller calls the method it is given", "use a lambda: lambda o: o.method()"
+    ),
+    "pkgutil.resolve_name": ByName(
+        (0,), ("name",), "resolve_name imports and fetches what a dotted name names",
+        "import the module at the top of the file and name the function",
+        imports=True,
+    ),
+    "pydoc.locate": ByName(
+        (0,), ("path",), "locate imports and fetches what a dotted name names",
+        "import the module at the top of the file and name the function",
+        imports=True,
+    ),
+    "sympy.utilities.source.get_class": ByName(
+        (0,), ("lookup_view",), "get_class imports and fetches what a dotted name names",
+        "import the module at the top of the file and name the class",
+        imports=True,
+    ),
+    "logging.Formatter": ByName(
+        (0,), ("fmt",), "a '{'-style format fetches the attributes its fields name",
+        _FORMAT_INSTEAD,
+    ),
+}  # fmt: skip
+# str methods whose receiver is a format string: its fields fetch attributes and items of the
+# arguments (``("{0." + text + "}").format(sympy)``). The receiver must be a literal.
+FORMAT_METHODS = frozenset({"format", "format_map"})
+FORMAT_REASON = "a format string fetches the attributes and items its fields name"
+FORMAT_INSTEAD = _FORMAT_INSTEAD
 
 
 def attribute_instead(attribute: str) -> str:

@@ -6,6 +6,13 @@ lose: containers and their aliases, closures, exceptions, generators, ``match``,
 dunders... Each must be refused for that flow, with its line and what to write instead. Each
 file of publishing/honest/, and every demo verifier, must publish: the rules may not refuse the
 ordinary version of the code. No sandbox is needed: the check reads the source only.
+
+Each file of publishing/by_name/ lets the solution's text pick a library object by name
+(``getattr``, ``attrgetter``, ``pkgutil.resolve_name``, a format string's fields...), after
+laundering it through module state read back by a property, a hook sympy's printer calls, a
+default...: a sink that is not code, which the run-time rule does not see (judged raw, each is
+ACCEPTED: ``test_publishing_corpus_at_run_time.py``). Publishing is their wall: each must be
+refused with a finding at the line marked ``# sink``.
 """
 
 from __future__ import annotations
@@ -19,11 +26,12 @@ from judge.python import static_check
 HERE = pathlib.Path(__file__).parent / "publishing"
 ATTACKS = sorted((HERE / "attacks").glob("*.py"))
 HONEST = sorted((HERE / "honest").glob("*.py"))
+BY_NAME = sorted((HERE / "by_name").glob("*.py"))
 DEMO = sorted((HERE.parents[2] / "market" / "demo" / "python").glob("*/verifier.py"))
 
 
 def test_the_corpus_has_its_size() -> None:
-    assert (len(ATTACKS), len(HONEST), len(DEMO)) == (201, 25, 4)
+    assert (len(ATTACKS), len(HONEST), len(DEMO), len(BY_NAME)) == (201, 28, 4, 16)
 
 
 @pytest.mark.parametrize("path", ATTACKS, ids=[path.stem for path in ATTACKS])
@@ -37,6 +45,22 @@ def test_publishing_refuses_the_attack_with_its_line_and_advice(path: pathlib.Pa
     for flow in report.injection_flows:
         assert f"line {flow.line}: {flow.message}" in report.errors
         assert "instead" in flow.message  # every refusal says what to write instead
+
+
+@pytest.mark.parametrize("path", BY_NAME, ids=[path.stem for path in BY_NAME])
+def test_publishing_refuses_the_by_name_attack_at_its_sink(path: pathlib.Path) -> None:
+    text = path.read_text()
+    sink = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("# sink")]
+
+    report = static_check(text)
+
+    assert report.ok is False
+    assert len(sink) == 1
+    at_sink = [flow for flow in report.injection_flows if flow.line == sink[0]]
+    assert at_sink != []
+    for flow in report.injection_flows:
+        assert f"line {flow.line}: {flow.message}" in report.errors
+        assert "instead" in flow.message
 
 
 @pytest.mark.parametrize(

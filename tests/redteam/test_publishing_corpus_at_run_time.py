@@ -5,17 +5,24 @@ analysis can lose; judged with a payload that makes the judge compute the answer
 ACCEPTED, whatever the publishing check says about it. Every verifier of publishing/honest/,
 judged with solutions of a few shapes, must never meet the rule (it may be REJECTED, as any
 verifier given a wrong answer).
+
+The verifiers of publishing/by_name/ are the other side of the model: the solution's text picks
+a library function by name (a sink that is not code), so the run-time rule does not see them.
+Judged raw with the name each needs, each is ACCEPTED: they are real forgeries, and the
+publishing check (which refuses every one, ``test_publishing_corpus.py``) is their wall.
 """
 
 from __future__ import annotations
 
 import pathlib
+import re
 
 from judge.python import PythonJob, PythonJudge
 
 HERE = pathlib.Path(__file__).parent / "publishing"
 ATTACKS = sorted((HERE / "attacks").glob("*.py"))
 HONEST = sorted((HERE / "honest").glob("*.py"))
+BY_NAME = sorted((HERE / "by_name").glob("*.py"))
 PAYLOAD = "primefactors(391)[0]"
 SHAPES = ("1", "x**2 - 1", "1 -1\n-1 2", '{"a": 1}')
 RULE = ("InjectionBlocked", "not allowed in a verifier")
@@ -50,3 +57,18 @@ def test_the_honest_verifiers_of_the_publishing_corpus_never_meet_the_rule(
 
     assert len(HONEST) >= 25
     assert met == []
+
+
+def test_the_by_name_attacks_are_real_forgeries_that_only_publishing_stops(
+    redteam_judge: PythonJudge,
+) -> None:
+    verdicts = {}
+    for path in BY_NAME:
+        text = path.read_text()
+        match = re.search(r"^# solution: (\S+)$", text, re.MULTILINE)
+        assert match is not None, path.name
+        verdict = redteam_judge.judge(PythonJob(text, match.group(1), seed=3, time_limit_s=20))
+        verdicts[path.stem] = verdict.verdict.value
+
+    assert len(verdicts) == 16
+    assert sorted(set(verdicts.values())) == ["ACCEPTED"], verdicts

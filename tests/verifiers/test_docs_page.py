@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from formalmarket_verify import Budget
-from judge.python.imports import THIRD_PARTY_PACKAGES
+from judge.python.imports import THIRD_PARTY_PACKAGES, VERIFIER_STDLIB
 from judge.python.static import rules
 from market.models import Problem
 from tests.factories import UserFactory
@@ -32,6 +32,14 @@ def test_the_guide_documents_the_library_and_the_publishing_rules() -> None:
         assert name in rules.REFUSED or name in rules.LITERAL_ONLY
         assert f"<code>{name}</code>" in html
     assert "<code>formalmarket_verify.parse_math()</code>" in html
+    for name in ("fractions", "itertools", "json", "math", "re"):  # the stdlib's positive list
+        assert name in VERIFIER_STDLIB
+        assert f"<code>{name}</code>" in html
+    for name in ("pkgutil", "pydoc", "os", "importlib"):
+        assert name not in VERIFIER_STDLIB
+    for name in ("getattr", "operator.attrgetter", "pkgutil.resolve_name", "pydoc.locate"):
+        assert name in rules.BY_NAME
+        assert f"<code>{name}</code>" in html
 
 
 def test_the_guide_obeys_the_content_security_policy() -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import pathlib
 
 import pytest
 
-from market.exceptions import InvalidProblem, NotFound, SubmissionsClosed
+from market.exceptions import InvalidProblem, NotFound, NotTradable, SubmissionsClosed
 from market.models import Order, OrderStatus, ProblemStatus, Solution
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
@@ -27,6 +28,8 @@ from verifiers.models import DryRun, VerifierStatus, VerifierVersion
 from verifiers.services.publishing import publish_refusals
 
 pytestmark = pytest.mark.django_db
+
+REDTEAM = pathlib.Path(__file__).parents[1] / "redteam" / "publishing"
 
 YES = '''"""Solution format: the word yes."""
 
@@ -356,3 +359,36 @@ def test_publishing_checks_the_source_afresh_whatever_the_dry_run_recorded(autho
     assert any("two positional parameters" in e for e in exc.value.fields["source"])
     problem.refresh_from_db()
     assert (problem.status, VerifierVersion.objects.count()) == (ProblemStatus.DRAFT, 0)
+
+
+def test_a_by_name_forgery_is_refused_at_publishing_so_no_solution_is_ever_judged(author):
+    # The outside reviewer's forgery: the solution's text, laundered through module state and
+    # a property, picks sympy.primefactors by name. The run-time rule does not see a sink that
+    # is not code (judged raw, it is ACCEPTED: tests/redteam), so publishing is the wall.
+    source = (REDTEAM / "by_name" / "property_reads_module_state.py").read_text()
+    problem = create_problem(
+        author=author, title="Smallest factor", statement_md="Name a function."
+    )
+    verifier = create_verifier(
+        author=author,
+        problem=problem,
+        language="python",
+        source=source,
+        reference_solutions=["primefactors"],
+        wrong_solutions=["isprime"],
+    )
+
+    dry_run = run_dry_run(author=author, verifier=verifier)
+    with pytest.raises(PublishRefused) as exc:
+        publish_verifier(author=author, verifier=verifier)
+    with pytest.raises(NotTradable):
+        submit_solution(solver=UserFactory(), text="primefactors", verifier=verifier)
+
+    assert dry_run.is_passed is False
+    assert [r["verdict"] for r in dry_run.results] == ["NOT_RUN", "NOT_RUN"]  # never judged
+    assert any(e.startswith("line 22: ") for e in dry_run.static_errors), dry_run.static_errors
+    assert set(exc.value.fields) == {"source", "dry_run"}
+    problem.refresh_from_db()
+    assert problem.status == ProblemStatus.DRAFT
+    assert VerifierVersion.objects.count() == 0
+    assert Solution.objects.count() == 0

@@ -5,7 +5,7 @@ first parameter, exceptions; propagation through assignments, containers and the
 own calls; sanitisers end it). ``checks.py`` and ``mixed.py`` read those facts to decide
 where a derived value meets a sink that is not on the reviewed lists. They depend on this
 interface, not on the analysis module, so the modules import in one direction:
-``taint`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
+``taint``/``propagate`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ class TaintFacts(Protocol):
     global_tainted: set[str]
     tainted_classes: set[str]
     scope_tainted: dict[int, set[str]]
+    # Names tainted in a function whatever its call passes (a closure's free names stored into
+    # by a nested function, a mutable default stored into), by id of the function.
+    closure_tainted: dict[int, set[str]]
 
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
         """Whether ``node``'s value may be derived from the solution, ``tainted`` the names

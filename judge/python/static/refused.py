@@ -2,7 +2,8 @@
 
 ``eval``, ``pickle``, ``numpy.load``, ``lambdify``, frames, namespaces...: the taint analysis
 cannot follow what they do, so a verifier may not mention them at all (``sympify``/``S`` only
-as a direct call on literals, ``getattr`` only with a literal attribute name).
+as a direct call on literals; ``getattr`` and the other by-name resolvers only with literal
+names: ``by_name.py``).
 """
 
 from __future__ import annotations
@@ -10,13 +11,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from judge.python.static.by_name import check_format_method, check_resolver_call
 from judge.python.static.scope import ModuleIndex
 from judge.python.vocabulary import (
     EVALUATOR_ATTRIBUTES,
-    GETATTR_FUNCTIONS,
-    GETATTR_INSTEAD,
+    FORMAT_METHODS,
     REFUSED_ATTRIBUTES,
-    REFUSED_FETCHES,
     attribute_instead,
     literal_only,
     refused,
@@ -68,7 +68,9 @@ def scan_refused(index: ModuleIndex, flag: Flag) -> None:
         parent = index.parents.get(id(node))
         inner = isinstance(parent, ast.Attribute) and index.qualified(parent) != ""
         names = [] if inner else index.candidates(node)
-        if any(_check_name(node, parent, name, flag) for name in names):
+        if isinstance(node, ast.Attribute) and node.attr in FORMAT_METHODS:
+            check_format_method(index, node, parent, flag)
+        if any(_check_name(index, node, parent, name, flag) for name in names):
             continue
         name = names[0] if names else ""
         attribute = node.attr if isinstance(node, ast.Attribute) else node.id
@@ -85,7 +87,11 @@ def scan_refused(index: ModuleIndex, flag: Flag) -> None:
 
 
 def _check_name(
-    node: ast.Name | ast.Attribute, parent: ast.AST | None, name: str, flag: Flag
+    index: ModuleIndex,
+    node: ast.Name | ast.Attribute,
+    parent: ast.AST | None,
+    name: str,
+    flag: Flag,
 ) -> bool:
     """Check a qualified name; True if it was judged (flagged or allowed as a literal call)."""
     short = name.rpartition(".")[2]
@@ -110,39 +116,7 @@ def _check_name(
                 f"instead, {danger.instead}",
             )
         return True
-    if name in GETATTR_FUNCTIONS and isinstance(node, ast.Name):
-        _check_getattr(node, parent, name, flag)
-        return True
-    return False
-
-
-def _check_getattr(node: ast.Name, parent: ast.AST | None, name: str, flag: Flag) -> None:
-    if not (isinstance(parent, ast.Call) and parent.func is node and len(parent.args) >= 2):
-        flag(
-            node,
-            name,
-            f"{name} used other than as a direct call: the checks cannot follow it; "
-            "instead, call it directly with a literal attribute name",
-        )
-        return
-    attribute = parent.args[1]
-    if not (isinstance(attribute, ast.Constant) and isinstance(attribute.value, str)):
-        flag(
-            node,
-            name,
-            f"{name} with a computed attribute name: the checks cannot follow it; "
-            f"instead, {GETATTR_INSTEAD}",
-        )
-        return
-    value = attribute.value
-    short = value.rpartition(".")[2]
-    if value in REFUSED_ATTRIBUTES or refused(value) is not None or short in REFUSED_FETCHES:
-        flag(
-            node,
-            f"{name} {value}",
-            f"{name}(..., {value!r}) fetches a refused function; "
-            f"instead, {attribute_instead(short)}",
-        )
+    return check_resolver_call(index, node, parent, name, flag)
 
 
 def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:

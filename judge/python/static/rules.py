@@ -144,7 +144,7 @@ PLAIN_MODULE_ATTRIBUTES = frozenset(
 REFUSED = vocabulary.REFUSED
 LITERAL_ONLY = vocabulary.LITERAL_ONLY
 REFUSED_ATTRIBUTES = vocabulary.REFUSED_ATTRIBUTES
-GETATTR_FUNCTIONS = vocabulary.GETATTR_FUNCTIONS
+BY_NAME = vocabulary.BY_NAME
 
 ADVICE = (
     "parse the text first: int()/float()/fractions.Fraction() for numbers, re or str methods "

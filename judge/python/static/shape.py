@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from judge.python.imports import ALLOWED_THIRD_PARTY, import_allowed
+from judge.python.imports import ALLOWED_THIRD_PARTY, verifier_import_allowed
 
 
 def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
@@ -29,10 +29,11 @@ def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
             names = [node.module or ""]
         for name in names:
             modules.append(name)
-            if not import_allowed(name):
+            if not verifier_import_allowed(name):
                 errors.append(
-                    f"line {node.lineno}: import of {name!r} is not allowed: only the standard "
-                    f"library and {allowed}"
+                    f"line {node.lineno}: import of {name!r} is not allowed in a verifier; "
+                    f"instead, use the computation modules of the standard library (math, "
+                    f"fractions, itertools, re, json...: see the verifier guide) and {allowed}"
                 )
     return modules, errors
 
@@ -59,7 +60,7 @@ def dynamic_import_errors(tree: ast.Module) -> list[str]:
                 "instead, import the "
                 "module at the top of the file"
             )
-        elif not import_allowed(first.value):
+        elif not verifier_import_allowed(first.value):
             errors.append(
                 f"line {node.lineno}: import of {first.value!r} is not allowed; "
                 "instead, use "

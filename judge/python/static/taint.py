@@ -17,19 +17,14 @@ import ast
 
 from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
+from judge.python.static.propagate import Propagation
 from judge.python.static.resolve import Function, Resolver
-from judge.python.static.rules import (
-    LIBRARY_PARSERS,
-    MUTATORS,
-    TAINT_SOURCES,
-    is_sanitiser,
-)
+from judge.python.static.rules import LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
     all_params_of,
     params_of,
-    root_name,
 )
 
 MAX_CALL_DEPTH = 24
@@ -65,6 +60,7 @@ class Analysis:
         # The checks that read the facts of each analysed function (set by the caller: the
         # checks depend on the facts' interface, not the other way round).
         self.checker: NodeCheck = _NoChecks()
+        self.propagation = Propagation(self)
 
     def flag(self, node: ast.AST, sink: str, message: str) -> None:
         line = getattr(node, "lineno", 0)
@@ -92,6 +88,7 @@ class Analysis:
                         if function is verify:
                             names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
+            self._taint_classes_handing_out_state()
             if self._state() == before:
                 return
         self.flag(
@@ -100,6 +97,23 @@ class Analysis:
             "the analysis did not settle; instead, simplify the data flow (fewer "
             "module-level names and class attributes holding the solution)",
         )
+
+    def _taint_classes_handing_out_state(self) -> None:
+        """A class whose own code hands out the solution's data with no tainted argument
+        taints its instances: a property getter, a dunder or a library-called hook
+        (``__str__``, ``__format__``, ``_sympystr``) that reads module-level state holding the
+        solution (``STATE['s'] = solution`` in ``verify``), an exception's text or a tainted
+        default, or a class attribute bound to such state. Those are called where no call is
+        written (an attribute read, sympy's printer), so the rule is on the class, not the
+        call: its instances, and the class itself, count as the solution's data."""
+        module_tainted = self.scope_tainted.get(id(self.index.tree), set())
+        for cls, functions, values in _class_members(self.index.tree):
+            if cls.name in self.tainted_classes:
+                continue
+            if any(self.is_tainted(value, set(module_tainted)) for value in values) or any(
+                self.analyse(function, frozenset()) for function in functions
+            ):
+                self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
 
     def _state(self) -> tuple[object, ...]:
         return (
@@ -199,6 +213,8 @@ class Analysis:
             tainted = set(tainted_names) | self.global_tainted
             if not isinstance(function, ast.Module):
                 tainted |= self._inherited(function) | self.closure_tainted.get(id(function), set())
+                # def read(d=STATE): the default is evaluated once, where STATE may hold the text.
+                self.propagation.tainted_defaults(function, tainted)
             self._live[id(function)] = tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
@@ -220,7 +236,7 @@ class Analysis:
         for _ in range(MAX_ROUNDS):
             before = (len(tainted), len(self.tainted_classes))
             for node in nodes:
-                self.propagate(node, tainted)
+                self.propagation.propagate(node, tainted)
             if (len(tainted), len(self.tainted_classes)) == before:
                 return
 
@@ -232,184 +248,6 @@ class Analysis:
                 if self.is_tainted(node.value, tainted):
                     return True
         return False
-
-    # --- propagation ---
-    def store(self, target: ast.AST, tainted: set[str]) -> None:
-        """``target`` now holds a tainted value."""
-        if isinstance(target, ast.Name):
-            tainted.add(target.id)
-        elif isinstance(target, ast.Tuple | ast.List):
-            for element in target.elts:
-                self.store(element, tainted)
-        elif isinstance(target, ast.Starred):
-            self.store(target.value, tainted)
-        elif isinstance(target, ast.Attribute | ast.Subscript):
-            # Only a holder the checks can follow takes the taint: one of the verifier's own
-            # classes (the class is tainted), or a list/dict/set it built. Anything else (a
-            # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
-            # builtin data" by the very store that is refused.
-            scope = self.index.scope_of.get(id(target), self.index.tree)
-            self._store_into_path(
-                root_name(target), scope, tainted, itself=isinstance(target.value, ast.Name)
-            )
-
-    def _store_into_path(
-        self, root: ast.Name | None, scope: Scope, tainted: set[str], *, itself: bool
-    ) -> None:
-        """Something under ``root`` (``root.x``, ``root[k][j]``) now holds a tainted value;
-        ``itself``: stored into root's own object (``root.append(x)``, ``root[k] = x``), not
-        deeper (``root[k].append(x)``)."""
-        if root is None:
-            return
-        cls = self.resolver.receiver_class(root, scope)
-        if cls is None and self.resolver.own_class(root.id) is not None:
-            cls = self.resolver.own_class(root.id)
-        if cls is not None:
-            tainted.add(root.id)
-            self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
-        elif self.plain.is_builtin_container(root, scope):
-            # rows[-1].append(tok), values[k][0] = text: the whole structure holds it.
-            tainted.add(root.id)
-        # Whatever ``root`` may share its elements with holds it too: ``other = grid.copy()``,
-        # ``for row, tok in zip(grid, parts)``, ``row = pick(grid)``. Not a flow followed but
-        # a class closed: every name read (outside an index) where ``root`` was bound.
-        # Only a list/dict/set the verifier built takes the taint: a library object must
-        # stay foreign (tainting it would count it as the solution's data).
-        tainted.update(
-            name
-            for name in self._alias_sources(root.id, scope, itself, set()) - {root.id}
-            if self.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
-        )
-
-    def _alias_sources(self, name: str, scope: Scope, itself: bool, seen: set[str]) -> set[str]:
-        """The names whose objects ``name`` may be (``itself``) or share elements with,
-        transitively: what a store into ``name`` (or into its elements) changes too."""
-        seen.add(name)
-        for binding in self.index.lookup(name, scope) or []:
-            if binding.kind in ("mutate", "inner", "aug") or binding.expr is None:
-                continue
-            # for row in grid: row is an element of grid, not grid itself.
-            shared = itself and binding.kind != "iter"
-            for source, source_itself in _sources(binding.expr, shared):
-                if source in seen or source in self.index.aliases:
-                    continue
-                if source in self.index.functions or source in self.index.classes:
-                    continue
-                self._alias_sources(source, scope, source_itself, seen)
-        return seen
-
-    def propagate(self, node: ast.AST, tainted: set[str]) -> None:  # noqa: C901 -- per node kind
-        if isinstance(node, ast.Assign):
-            if self.is_tainted(node.value, tainted):
-                for target in node.targets:
-                    self.store(target, tainted)
-            for target in node.targets:
-                # pairs[text] = 1: the dict now holds the text as a key.
-                if isinstance(target, ast.Subscript) and self.is_tainted(target.slice, tainted):
-                    self.store(target, tainted)
-        elif isinstance(node, ast.AugAssign):
-            if self.is_tainted(node.value, tainted) or self.is_tainted(node.target, tainted):
-                self.store(node.target, tainted)
-        elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
-            if node.value is not None and self.is_tainted(node.value, tainted):
-                self.store(node.target, tainted)
-        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-            if self.is_tainted(node.iter, tainted):
-                target = node.target
-                if (
-                    self._enumerates(node.iter)
-                    and isinstance(target, ast.Tuple | ast.List)
-                    and len(target.elts) == 2
-                    and isinstance(target.elts[0], ast.Name)
-                ):
-                    # for i, tok in enumerate(parts): i is a count, only tok is the text.
-                    target = ast.Tuple(elts=target.elts[1:], ctx=ast.Store())
-                self.store(target, tainted)
-        elif isinstance(node, ast.withitem):
-            if node.optional_vars is not None and self.is_tainted(node.context_expr, tainted):
-                self.store(node.optional_vars, tainted)
-        elif isinstance(node, ast.ExceptHandler):
-            if node.name:
-                tainted.add(node.name)  # an exception's text may quote the solution
-        elif isinstance(node, ast.Match):
-            if self.is_tainted(node.subject, tainted):
-                for child in ast.walk(node):
-                    if isinstance(child, ast.MatchAs | ast.MatchStar) and child.name:
-                        tainted.add(child.name)
-                    elif isinstance(child, ast.MatchMapping) and child.rest:
-                        tainted.add(child.rest)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            self._tainted_defaults(node, tainted)
-        elif isinstance(node, ast.Call):
-            self._propagate_call(node, tainted)
-
-    def _enumerates(self, node: ast.AST) -> bool:
-        """``enumerate(x)`` with one positional argument: its pairs start with a plain int."""
-        return (
-            isinstance(node, ast.Call)
-            and self.index.trusted_name(node.func) == "enumerate"
-            and len(node.args) == 1
-            and not node.keywords
-            and not isinstance(node.args[0], ast.Starred)
-        )
-
-    def _tainted_defaults(self, function: Function, tainted: set[str]) -> None:
-        arguments = function.args
-        positional = [*arguments.posonlyargs, *arguments.args]
-        pairs = list(
-            zip(
-                positional[len(positional) - len(arguments.defaults) :],
-                arguments.defaults,
-                strict=True,
-            )
-        )
-        pairs += [
-            (a, d)
-            for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
-            if d is not None
-        ]
-        for argument, default in pairs:
-            if self.is_tainted(default, tainted):
-                tainted.add(argument.arg)
-
-    def _propagate_call(self, node: ast.Call, tainted: set[str]) -> None:
-        func = node.func
-        self._shared_with_own_instance(node, tainted)
-        if isinstance(func, ast.Attribute) and func.attr in MUTATORS:
-            # parts.append(solution): parts now holds it.
-            arguments = [*node.args, *(k.value for k in node.keywords)]
-            if any(self.is_tainted(argument, tainted) for argument in arguments):
-                self._store_in(func.value, node, tainted)
-        elif (
-            self.index.trusted_name(func) == "setattr"
-            and len(node.args) == 3
-            and self.is_tainted(node.args[2], tainted)
-        ):
-            self._store_in(node.args[0], node, tainted)
-
-    def _shared_with_own_instance(self, node: ast.Call, tainted: set[str]) -> None:
-        """``Keeper(rows)`` or ``keeper.adopt(rows)`` where Keeper's instances hold the
-        solution: the instance may keep ``rows`` and store the text into it later."""
-        scope = self.index.scope_of.get(id(node), self.index.tree)
-        func = node.func
-        cls = None
-        if isinstance(func, ast.Name):
-            cls = self.resolver.own_class(func.id)
-        elif isinstance(func, ast.Attribute):
-            cls = self.resolver.receiver_class(func.value, scope)
-        if cls is None or cls.name not in self.tainted_classes:
-            return
-        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
-            root = root_name(argument)
-            if root is not None and not self.is_tainted(root, tainted):
-                self._store_into_path(root, scope, tainted, itself=argument is root)
-
-    def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
-        """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
-        scope = self.index.scope_of.get(id(at), self.index.tree)
-        self._store_into_path(
-            root_name(holder), scope, tainted, itself=isinstance(holder, ast.Name)
-        )
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
@@ -537,74 +375,33 @@ class Analysis:
         return frozenset(names)
 
 
-# Calls that build a new container (or a number): storing into their result changes none
-# of their arguments (the elements are shared: an element stored into is still followed).
-_NEW_CONTAINER_CALLS = frozenset(
-    {"list", "tuple", "set", "frozenset", "dict", "sorted", "reversed", "zip", "map", "filter",
-     "enumerate", "str", "repr", "len", "sum", "min", "max", "range"}
-)  # fmt: skip
-_NEW_VALUES = (
-    ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
-    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Compare, ast.Lambda,
-)  # fmt: skip
-
-
-def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
-    """The names whose objects a value bound to ``expr`` may share, each with whether only the
-    object itself is shared (``itself``: a store into the value changes that name's object;
-    else an element of it: ``row = grid[0]``, ``rows = table.setdefault(k, [])``).
-
-    With ``itself`` false (a store deep inside the value), every name read counts but an
-    index (``grid[i]`` shares nothing with ``i``) and what a sanitiser reads; with it true, a
-    new container (a display, ``list(...)``, ``x.copy()``, ``a + b``) shares nothing."""
-    if not itself:
-        return [(name, False) for name in _read_names(expr)]
-    found: list[tuple[str, bool]] = []
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            found.append((node.id, True))
-        elif isinstance(node, _NEW_VALUES):
-            continue
-        elif isinstance(node, ast.Subscript | ast.Attribute):
-            found.extend(_sources(node.value, False))
-        elif isinstance(node, ast.Call):
-            name = node.func.id if isinstance(node.func, ast.Name) else None
-            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name, len(node.args)):
-                continue
-            if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
-                continue
-            found.extend(_sources(node, False))  # an own helper, .get(), .setdefault()...
-        else:
-            stack.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _read_names(expr: ast.AST) -> set[str]:
-    """The names ``expr`` reads that its value may share objects with: not an index
-    (``grid[i]`` shares nothing with ``i``), nor what a sanitiser reads."""
-    found: set[str] = set()
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            found.add(node.id)
-        elif isinstance(node, ast.Subscript):
-            stack.append(node.value)
-        elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and is_sanitiser(
-                node.func.id, len(node.args) + len(node.keywords)
-            ):
-                continue
-            if isinstance(node.func, ast.Attribute):
-                stack.append(node.func.value)
-            stack.extend(node.args)
-            stack.extend(keyword.value for keyword in node.keywords)
-        elif isinstance(node, ast.Constant | ast.Compare | ast.Lambda):
-            continue
-        else:
-            stack.extend(ast.iter_child_nodes(node))
+def _class_members(
+    tree: ast.Module,
+) -> list[tuple[ast.ClassDef, list[Function], list[ast.AST]]]:
+    """Each class of the module with the functions written in its body (methods, and
+    lambdas such as ``t = property(lambda self: ...)``) and the values it is built from (its
+    bases, its metaclass, the class attributes its body binds)."""
+    found = []
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        functions: list[Function] = []
+        # A metaclass or base that hands out the text hands it out through this class too
+        # (``class Box(metaclass=Meta)``: ``Box.anything`` runs ``Meta.__getattr__``).
+        values: list[ast.AST] = [*cls.bases, *(keyword.value for keyword in cls.keywords)]
+        stack: list[ast.AST] = list(cls.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                functions.append(node)
+                if isinstance(node, ast.Lambda):
+                    continue
+                stack.extend(node.decorator_list)  # the body is the method's own
+            elif isinstance(node, ast.ClassDef):
+                continue  # a nested class is a class of its own
+            else:
+                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                    values.append(node.value)
+                stack.extend(ast.iter_child_nodes(node))
+        found.append((cls, functions, values))
     return found
 
 
