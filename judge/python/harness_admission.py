@@ -16,37 +16,41 @@ import types
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
-    from judge.python.harness_guard import (
+    from judge.python.harness_factories import (
         NUMBER_FORMULA_CALLERS,
+        importing_a_library,
+        numbers_and_names,
+        plain_name,
+        site_relative,
+    )
+    from judge.python.harness_guard import (
         InjectionBlocked,
         _admitted,
         _admitted_call,
         _admitting_entry,
         _exact,
-        _importing_a_library,
         _outside_guard,
         _refuse,
-        _site_relative,
         _state,
-        numbers_and_names,
-        plain_name,
         written_by_a_programmer,
     )
-except ImportError:  # inside the sandbox: beside harness_guard.py
-    from harness_guard import (  # type: ignore[no-redef]
+except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
+    from harness_factories import (  # type: ignore[no-redef]
         NUMBER_FORMULA_CALLERS,
+        importing_a_library,
+        numbers_and_names,
+        plain_name,
+        site_relative,
+    )
+    from harness_guard import (  # type: ignore[no-redef]
         InjectionBlocked,
         _admitted,
         _admitted_call,
         _admitting_entry,
         _exact,
-        _importing_a_library,
         _outside_guard,
         _refuse,
-        _site_relative,
         _state,
-        numbers_and_names,
-        plain_name,
         written_by_a_programmer,
     )
 
@@ -57,10 +61,10 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
         return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
     if written_by_a_programmer(text):
         return _admitted(f"{entry}: a literal")
-    if _importing_a_library():  # a library module's body, as for its compiles
+    if importing_a_library(caller):  # a library module's body, as for its compiles
         return _admitted(f"{entry}: a library module's body")
     if caller is not None:
-        relative = _site_relative(caller.f_code.co_filename)
+        relative = site_relative(caller.f_code.co_filename)
         if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
             return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
     raise _refuse(
