@@ -104,6 +104,8 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "a literal that sympifies what it is handed": lambda: sympy.sympify("Poly(a, x)", locals={"a": text, "x": x}),
             "a literal whose Matrix sympifies its rows": lambda: sympy.sympify("Matrix(rows)", locals={"rows": [[text]]}),
             "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
+            "lambdify text nested in lists": lambda: sympy.lambdify([x], [[x, text]]),
+            "lambdify a namespace keyed by text": lambda: sympy.lambdify(x, x, [{text: 1}, "math"]),
             "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
             "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
             "nsimplify with a constant of text": lambda: sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])]),
