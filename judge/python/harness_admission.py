@@ -10,43 +10,48 @@ own node types with plain names; a dataclass field name must be an identifier. A
 call runs under ``harness_guard._admitted_call``, which admits the compile it performs.
 """
 
+import functools
 import keyword
 import sys
 import types
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
-    from judge.python.harness_guard import (
+    from judge.python.harness_factories import (
         NUMBER_FORMULA_CALLERS,
+        importing_a_library,
+        numbers_and_names,
+        plain_name,
+        site_relative,
+    )
+    from judge.python.harness_guard import (
         InjectionBlocked,
         _admitted,
         _admitted_call,
         _admitting_entry,
         _exact,
-        _importing_a_library,
         _outside_guard,
         _refuse,
-        _site_relative,
         _state,
-        numbers_and_names,
-        plain_name,
         written_by_a_programmer,
     )
-except ImportError:  # inside the sandbox: beside harness_guard.py
-    from harness_guard import (  # type: ignore[no-redef]
+except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
+    from harness_factories import (  # type: ignore[no-redef]
         NUMBER_FORMULA_CALLERS,
+        importing_a_library,
+        numbers_and_names,
+        plain_name,
+        site_relative,
+    )
+    from harness_guard import (  # type: ignore[no-redef]
         InjectionBlocked,
         _admitted,
         _admitted_call,
         _admitting_entry,
         _exact,
-        _importing_a_library,
         _outside_guard,
         _refuse,
-        _site_relative,
         _state,
-        numbers_and_names,
-        plain_name,
         written_by_a_programmer,
     )
 
@@ -57,10 +62,10 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
         return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
     if written_by_a_programmer(text):
         return _admitted(f"{entry}: a literal")
-    if _importing_a_library():  # a library module's body, as for its compiles
+    if importing_a_library(caller):  # a library module's body, as for its compiles
         return _admitted(f"{entry}: a library module's body")
     if caller is not None:
-        relative = _site_relative(caller.f_code.co_filename)
+        relative = site_relative(caller.f_code.co_filename)
         if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
             return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
     raise _refuse(
@@ -87,10 +92,7 @@ def text_entry(function: Callable[..., object], entry: str) -> Callable[..., obj
                 return _admitted_call(function, (text, *args), kwargs, text)
         return function(a, *args, **kwargs)
 
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", entry)
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
+    return functools.update_wrapper(checked, function)
 
 
 # The sympy packages whose node types lambdify prints from their names, numbers and operators
@@ -106,69 +108,73 @@ PRINTED_PACKAGES = tuple(
 )  # fmt: skip
 
 
-def _printed_from_names(node: object) -> bool:
-    from sympy.core.function import AppliedUndef, UndefinedFunction
-
-    if isinstance(node, AppliedUndef | UndefinedFunction):
-        return True  # Function("f")(x): its name is checked as a plain name
-    module = getattr(type(node), "__module__", None)
-    return isinstance(module, str) and module.startswith(PRINTED_PACKAGES)
-
-
-def _vet_lambdify(value: object, caller: types.FrameType | None, depth: int = 0) -> None:
-    """What lambdify prints verbatim into code: every name must be a plain identifier."""
+def _lambdify_vetting() -> Callable[[object], None]:
+    """The check of what lambdify prints verbatim into code, with sympy's and numpy's types
+    bound once (the zygote has imported both before it installs the entries)."""
     import numpy
     import sympy
     from sympy.core.function import AppliedUndef, UndefinedFunction
+    from sympy.core.symbol import Str
     from sympy.matrices import MatrixBase
 
-    if depth > 50:
-        raise _refuse("refused to lambdify an object nested this deeply")
-    if isinstance(value, str):
-        if not (plain_name(value) or written_by_a_programmer(_exact(value))):
-            raise _refuse("refused to lambdify text that is not a literal of the verifier's code")
-    elif value is None or isinstance(value, bool | int | float | complex | numpy.number):
-        return
-    elif isinstance(value, sympy.Basic):
-        for node in sympy.preorder_traversal(value):
-            if not _printed_from_names(node):
+    undefined = (AppliedUndef, UndefinedFunction)
+    # Printed as numbers, or handed to the generated code as objects (modules=, namespaces).
+    harmless = (bool, int, float, complex, numpy.number, types.ModuleType)
+
+    def vet_node(node: object) -> None:
+        if isinstance(node, undefined):
+            name = getattr(node, "name", None) or type(node).__name__  # Function("f")(x)
+        else:
+            module = getattr(type(node), "__module__", None)
+            if not (isinstance(module, str) and module.startswith(PRINTED_PACKAGES)):
                 raise _refuse(
                     f"refused to lambdify a {type(node).__name__}: only sympy's own "
                     "expressions are printed into code"
                 )
-            names: list[object] = []
-            if isinstance(node, sympy.Symbol | sympy.core.symbol.Str):
-                names.append(node.name)
-            if isinstance(node, AppliedUndef) or isinstance(node, UndefinedFunction):
-                names.append(getattr(node, "name", None) or type(node).__name__)
-            for name in names:
-                if not plain_name(name):
-                    raise _refuse("refused to lambdify a name that is not a plain identifier")
-    elif isinstance(value, MatrixBase):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, list | tuple | set | frozenset):
-        for item in value:
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _vet_lambdify(key, caller, depth + 1)
-            _vet_lambdify(item, caller, depth + 1)
-    elif isinstance(value, types.ModuleType) or callable(value):
-        return  # modules=/namespace entries: objects, not text
-    elif isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc":
-        return
-    else:
-        raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
+            if not isinstance(node, sympy.Symbol | Str):
+                return
+            name = node.name
+        if not plain_name(name):
+            raise _refuse("refused to lambdify a name that is not a plain identifier")
+
+    def vet(value: object, depth: int = 0) -> None:
+        if depth > 50:
+            raise _refuse("refused to lambdify an object nested this deeply")
+        if isinstance(value, str):
+            if not (plain_name(value) or written_by_a_programmer(_exact(value))):
+                raise _refuse(
+                    "refused to lambdify text that is not a literal of the verifier's code"
+                )
+        elif isinstance(value, sympy.Basic):  # before callable(): a Lambda is both
+            for node in sympy.preorder_traversal(value):
+                vet_node(node)
+        elif isinstance(value, MatrixBase | list | tuple | set | frozenset):
+            for item in value:
+                vet(item, depth + 1)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                vet(key, depth + 1)
+                vet(item, depth + 1)
+        elif not (
+            value is None
+            or isinstance(value, harmless)
+            or callable(value)
+            or (isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc")
+        ):
+            raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
+
+    return vet
 
 
 def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
+    """Wrap lambdify: every name it prints into code must be a plain identifier."""
+    vet = _lambdify_vetting()
+
     def checked(*args: object, **kwargs: object) -> object:
         if _state["armed"]:
-            caller = _outside_guard()
             try:
                 for value in (*args, *kwargs.values()):
-                    _vet_lambdify(value, caller)
+                    vet(value)
             except InjectionBlocked:
                 raise
             except BaseException:  # noqa: BLE001 -- fail closed
@@ -177,10 +183,7 @@ def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
             return _admitted_call(function, args, kwargs)
         return function(*args, **kwargs)
 
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "lambdify")
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
+    return functools.update_wrapper(checked, function)
 
 
 def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
@@ -204,10 +207,7 @@ def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
             return function(text, ldict, gdict)
         return function(obj, ldict, gdict)
 
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "bmat")
-    checked.__doc__ = getattr(function, "__doc__", None)
-    return checked
+    return functools.update_wrapper(checked, function)
 
 
 def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
@@ -233,9 +233,7 @@ def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
                 raise _refuse("refused a dataclass field name that is not an identifier")
         return function(cls, *args, **kwargs)
 
-    checked.__wrapped__ = function  # type: ignore[attr-defined]
-    checked.__name__ = getattr(function, "__name__", "_process_class")
-    return checked
+    return functools.update_wrapper(checked, function)
 
 
 def install_text_entries() -> None:

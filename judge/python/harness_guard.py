@@ -10,9 +10,9 @@ pickle's ``find_class``, ``marshal.loads``, ``CodeType(...)`` -- only when:
     on the current call stack or of the verifier module: the verifier's own literals, one it
     hands to a library (``Poly("x**2 + 1", x)``), or a library's own literal (``S("1/2")``);
 (b) the compile comes from a short list of library factories that build code from identifiers
-    and numbers (``FACTORIES``; ``nsimplify``'s formula from ``mpmath.identify`` is checked to
-    be numbers and plain names only; ``lambdify`` only of objects whose every name is a plain
-    identifier); or
+    and numbers (``harness_factories``; ``nsimplify``'s formula from ``mpmath.identify`` is
+    checked to be numbers and plain names only; ``lambdify`` only of objects whose every name
+    is a plain identifier); or
 (c) it is ``formalmarket_verify.parse_math``, which compiles nothing (``ast.parse`` builds a
     tree; compiling a tree is refused).
 
@@ -22,26 +22,27 @@ becomes code. sympy's entry points are wrapped (``harness_admission.install_text
 that the ORIGINAL string is checked, before sympy transforms it; the audit hook then admits
 exactly the compiles the admitted entry itself performs (``_admitted_call`` on the stack with no
 code compiled at run time between: what the admitted text runs is checked on its own) and
-refuses the rest. Arming is one way, and while armed what could mint a constant on the stack or
-reach the guard (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every
-refusal is also recorded (``refusal()``): the harness turns a verdict that saw one into
-RUNTIME_ERROR even if the verifier caught the exception. An exception inside the guard is a
-refusal, never a pass.
+refuses the rest. The stack is walked, never counted: outwards from the first frame outside
+the guard's files, through code read from files only (``harness_factories.file_frames``).
+Arming is one way, and while armed what could mint a constant on the stack or reach the guard
+(gc's walkers, other threads' frames, code objects, ctypes) is refused. Every refusal is also
+recorded (``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if
+the verifier caught the exception. An exception inside the guard is a refusal, never a pass.
 """
 
-import ast
-import builtins
 import codecs
 import io
-import keyword
 import os
-import re
 import sys
 import tokenize
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-SITE = "/judge/site"
+try:  # imported as part of the judge package (tests, mypy)
+    from judge.python import harness_factories
+except ImportError:  # inside the sandbox: beside harness_factories.py
+    import harness_factories  # type: ignore[no-redef]
+
 VERIFIER_FILENAME = "<verifier>"
 
 
@@ -123,21 +124,16 @@ def _consts_of(code: types.CodeType) -> frozenset[object]:
     return found
 
 
-def _frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
-    while frame is not None:
-        yield frame
-        frame = frame.f_back
-
-
-# The guard's own files: this module and the entry points' wrappers beside it.
+# The guard's own files: this module, the entry points' wrappers and the factories beside it.
 _GUARD_FILES = frozenset(
-    {__file__, os.path.join(os.path.dirname(__file__), "harness_admission.py")}
+    os.path.join(os.path.dirname(__file__), name)
+    for name in ("harness_guard.py", "harness_admission.py", "harness_factories.py")
 )
 
 
 def _outside_guard() -> types.FrameType | None:
     """The first frame that is not the guard's (no literal depths)."""
-    for frame in _frames(sys._getframe()):
+    for frame in harness_factories.frames(sys._getframe()):
         if frame.f_code.co_filename not in _GUARD_FILES:
             return frame
     return None
@@ -150,199 +146,7 @@ def written_by_a_programmer(text: object) -> bool:
     if text in _verifier_consts[0]:
         return True
     # From this very frame: the guard's own constants are programmers' text too (honest_calls).
-    return any(text in _consts_of(f.f_code) for f in _frames(sys._getframe()))
-
-
-# --- (b) factories ---
-
-_STDLIB = os.path.dirname(os.__file__) + "/"
-# (file, function) of the library code that may compile text it generated itself. Measured
-# over the honest-code sweep (docs/python-judge.md); nothing else in the libraries needs one.
-FACTORIES: frozenset[tuple[str, str]] = frozenset(
-    {
-        (_STDLIB + "dataclasses.py", "_create_fn"),
-        (_STDLIB + "collections/__init__.py", "namedtuple"),
-        (_STDLIB + "ast.py", "parse"),  # a tree only: compiling a tree is refused below
-    }
-)
-_IMPORT_CALL = "_call_with_frames_removed"
-# Site-relative (the libraries live at /judge/site in the sandbox, in the venv on the host).
-SITE_FACTORIES: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("sympy/polys/monomials.py", "_build"),
-        ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"),
-    }
-)
-# The call sites of sympify whose text is a formula a library built from numbers and names.
-NUMBER_FORMULA_CALLERS: frozenset[tuple[str, str]] = frozenset(
-    {("sympy/simplify/simplify.py", "nsimplify_real")}
-)
-
-
-def _site_relative(filename: str) -> str | None:
-    for root in sys.path:
-        if root.endswith(("site-packages", SITE)) and filename.startswith(root + "/"):
-            return filename[len(root) + 1 :]
-    return None
-
-
-def _genuine_import(frame: types.FrameType) -> bool:
-    """The import system's own file loaders read the source, at a library path: not a loader
-    of the verifier's (a SourceLoader subclass whose get_data returns the solution)."""
-    import importlib.machinery
-
-    genuine = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)
-    for f in _frames(frame):
-        if f.f_code.co_name in ("get_code", "exec_module") and f.f_code.co_filename.startswith(
-            "<frozen importlib"
-        ):
-            loader = f.f_locals.get("self")
-            path = getattr(loader, "path", None)
-            return (
-                type(loader) in genuine
-                and isinstance(path, str)
-                and (path.startswith(_STDLIB) or _site_relative(path) is not None)
-            )
-    return False
-
-
-def _is_factory(frame: types.FrameType) -> bool:
-    code = frame.f_code
-    if (code.co_filename, code.co_name) in FACTORIES:
-        return True
-    if (code.co_filename, code.co_name) == ("<frozen importlib._bootstrap>", _IMPORT_CALL):
-        # source_to_code compiles a module's source through this helper
-        outer = frame.f_back
-        return (
-            outer is not None
-            and outer.f_code.co_name == "source_to_code"
-            and _genuine_import(outer)
-        )
-    relative = _site_relative(code.co_filename)
-    return relative is not None and (relative, code.co_name) in SITE_FACTORIES
-
-
-# What sympy's MonomialOps generates (mul, pow, mulpow, ldiv, div, lcm, gcd): unpacking,
-# arithmetic, comparisons and returns of its own variables; no call, attribute or import.
-_MONOMIAL_NODES = (
-    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Assign, ast.Tuple, ast.Name,
-    ast.Load, ast.Store, ast.Return, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.If,
-    ast.Compare, ast.Lt, ast.GtE, ast.LtE, ast.IfExp, ast.Constant,
-)  # fmt: skip
-
-
-def _monomial_code(text: str) -> bool:
-    tree = ast.parse(text)
-    for node in ast.walk(tree):
-        if type(node) not in _MONOMIAL_NODES:
-            return False
-        if isinstance(node, ast.Constant) and not (node.value is None or type(node.value) is int):
-            return False
-        if isinstance(node, ast.Name) and re.fullmatch(r"[abr][0-9]+|A|B|k", node.id) is None:
-            return False
-        if isinstance(node, ast.FunctionDef) and (
-            node.decorator_list or node.returns or not node.name.startswith("monomial_")
-        ):
-            return False
-        if isinstance(node, ast.arguments) and (node.defaults or node.kw_defaults):
-            return False
-        if isinstance(node, ast.arg) and node.annotation is not None:
-            return False
-    return True
-
-
-# scipy.stats' parse_arg_template (_distn_infrastructure.py), with the two locscale pairs of
-# rv_continuous and rv_discrete/rv_sample: the text must be exactly this for its shapes.
-_SCIPY_ARGPARSER = """
-def _parse_args(self, %(shape_arg_str)s %(locscale_in)s):
-    return (%(shape_arg_str)s), %(locscale_out)s
-
-def _parse_args_rvs(self, %(shape_arg_str)s %(locscale_in)s, size=None):
-    return self._argcheck_rvs(%(shape_arg_str)s %(locscale_out)s, size=size)
-
-def _parse_args_stats(self, %(shape_arg_str)s %(locscale_in)s, moments='mv'):
-    return (%(shape_arg_str)s), %(locscale_out)s, moments
-"""
-_SCIPY_LOCSCALE = (("loc=0, scale=1", "loc, scale", 2), ("loc=0", "loc, 1", 1))
-
-
-def _scipy_argparser_code(text: str) -> bool:
-    tree = ast.parse(text)
-    first = tree.body[0] if tree.body else None
-    if not isinstance(first, ast.FunctionDef):
-        return False
-    names = [arg.arg for arg in first.args.args]
-    for locscale_in, locscale_out, count in _SCIPY_LOCSCALE:
-        shapes = names[1:-count]
-        if not all(re.fullmatch(r"[_a-zA-Z][_a-zA-Z0-9]*", n) for n in shapes):
-            return False
-        shape_arg_str = ", ".join(shapes) + ", " if shapes else ""
-        expected = _SCIPY_ARGPARSER % {
-            "shape_arg_str": shape_arg_str,
-            "locscale_in": locscale_in,
-            "locscale_out": locscale_out,
-        }
-        if ast.dump(ast.parse(expected)) == ast.dump(tree):
-            return True
-    return False
-
-
-# Site factories whose code text is checked against what the library itself generates.
-_FACTORY_TEXT: dict[tuple[str, str], Callable[[str], bool]] = {
-    ("sympy/polys/monomials.py", "_build"): _monomial_code,
-    ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"): _scipy_argparser_code,
-}
-
-
-def _factory_text_admitted(frame: types.FrameType, source: object) -> bool:
-    relative = _site_relative(frame.f_code.co_filename)
-    check = _FACTORY_TEXT.get((relative, frame.f_code.co_name)) if relative else None
-    if check is None:
-        return True
-    try:
-        return check(source_text(source))
-    except Exception:  # noqa: BLE001 -- fail closed
-        return False
-
-
-def plain_name(name: object) -> bool:
-    """An identifier that names nothing built in: what sympy prints verbatim into code."""
-    return (
-        type(name) is str
-        and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) is not None
-        and "__" not in name
-        and not keyword.iskeyword(name)
-        and not hasattr(builtins, name)
-    )
-
-
-_FORMULA_OPERATORS = frozenset({"+", "-", "*", "/", "**", "(", ")"})
-# The names of mpmath.identify's formulas: its functions (sqrt, log, exp) and the str() of
-# sympy's own real constants, which nsimplify passes as its constants' names. Any other name
-# is refused: a constant's str() is its own code (``_sympystr``), and a call of any other
-# name (``prime(100000)``) runs whatever sympify resolves it to.
-_FORMULA_NAMES = frozenset(
-    {"sqrt", "log", "exp", "pi", "E", "EulerGamma", "Catalan", "GoldenRatio",
-     "TribonacciConstant"}
-)  # fmt: skip
-
-
-def numbers_and_names(text: str) -> bool:
-    """Numbers, arithmetic and the names of ``_FORMULA_NAMES`` only (``mpmath.identify``'s
-    formulas)."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return False
-    for token in tokens:
-        if token.type in (tokenize.NUMBER, tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER):
-            continue
-        if token.type == tokenize.OP and token.string in _FORMULA_OPERATORS:
-            continue
-        if token.type == tokenize.NAME and token.string in _FORMULA_NAMES:
-            continue
-        return False
-    return True
+    return any(text in _consts_of(f.f_code) for f in harness_factories.frames(sys._getframe()))
 
 
 # --- what the entry points (harness_admission.py) run their admitted call under ---
@@ -393,13 +197,6 @@ def source_text(source: object) -> str:
     raise InjectionBlocked("compile of a syntax tree")
 
 
-def _compiled_at_run_time(code: types.CodeType) -> bool:
-    """Code that text became while the process ran (``<string>`` of eval/exec, lambdify's
-    ``<lambdifygenerated-1>``), the verifier's included: not a file's."""
-    name = code.co_filename
-    return name.startswith("<") and not name.startswith("<frozen ")
-
-
 def _admitting_entry(frame: types.FrameType | None) -> types.FrameType | None:
     """The admitted entry (its ``_admitted_call`` frame) whose own work ``frame`` is part of.
 
@@ -407,33 +204,29 @@ def _admitting_entry(frame: types.FrameType | None) -> types.FrameType | None:
     it calls (``sympify("Matrix(rows)", locals={"rows": rows})`` sympifies each str of
     ``rows``) is checked on its own, or the admitted literal would carry any text with it.
     """
-    for f in _frames(frame):
-        code = f.f_code
-        if code is _ADMITTED_CODE:
+    for f in harness_factories.file_frames(frame):
+        if f.f_code is _ADMITTED_CODE:
             return f
-        if _compiled_at_run_time(code):
-            return None
     return None
 
 
-def _below_admitted_entry(frame: types.FrameType | None) -> bool:
-    if _admitting_entry(frame) is not None:
+def _factory_text_admitted(frame: types.FrameType, source: object) -> bool:
+    check = harness_factories.factory_text_check(frame)
+    if check is None:
         return True
-    for f in _frames(frame):
-        code = f.f_code
-        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
-            # a library module's body runs: its own tables, no verdict data
-            return _genuine_import(f)
-        if _compiled_at_run_time(code):
-            return False  # the verifier's code, or code made at run time: (a) or (b) decide
-    return False
+    try:
+        return check(source_text(source))
+    except Exception:  # noqa: BLE001 -- fail closed
+        return False
 
 
 def _check_compile(source: object) -> None:
     caller = _outside_guard()
-    if _below_admitted_entry(caller):
+    # An admitted entry's own compile, or a library module's body while it is imported; the
+    # verifier's code and code made at run time are decided by (a) or (b).
+    if _admitting_entry(caller) is not None or harness_factories.importing_a_library(caller):
         return
-    if caller is not None and _is_factory(caller):
+    if caller is not None and harness_factories.is_factory(caller):
         if not _factory_text_admitted(caller, source):
             raise _refuse(
                 f"refused to compile text in {caller.f_code.co_name} that is not the code "
@@ -447,18 +240,6 @@ def _check_compile(source: object) -> None:
         "refused to compile text that is not a literal of the verifier's code "
         "(a solution is parsed with formalmarket_verify.parse_math)"
     )
-
-
-def _importing_a_library() -> bool:
-    """A library module's body runs, loaded by the import system's own file loader (with no
-    code made at run time between it and the guard)."""
-    for f in _frames(_outside_guard()):
-        code = f.f_code
-        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
-            return _genuine_import(f)
-        if _compiled_at_run_time(code):
-            return False
-    return False
 
 
 # Unpickling builds arbitrary objects, whoever calls it (numpy.load too). Exact (module, name)
@@ -494,7 +275,7 @@ def _event(event: str, args: tuple[object, ...]) -> None:
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
     if event == "marshal.loads" or event == "marshal.load":
         caller = _outside_guard()
-        if caller is None or not _genuine_import(caller):
+        if caller is None or not harness_factories.genuine_import(caller):
             raise _refuse("marshal.loads is not allowed in a verifier")
     elif event == "pickle.find_class":
         pair = (args[0], args[1])
@@ -505,11 +286,12 @@ def _event(event: str, args: tuple[object, ...]) -> None:
     elif _state["armed"]:
         if event == "compile":
             _check_compile(args[0])
-        elif event == _SETATTR_EVENT:
-            if len(args) > 1 and args[1] == "__code__" and not _importing_a_library():
-                raise _refuse("assigning a function's __code__ is not allowed in a verifier")
-        elif not _importing_a_library():  # _ARMED_REFUSED_EVENTS, ctypes.*
-            raise _refuse(f"{event} is not allowed in a verifier")
+        elif event == _SETATTR_EVENT and not (len(args) > 1 and args[1] == "__code__"):
+            return  # another attribute: no code is made
+        elif not harness_factories.importing_a_library(_outside_guard()):
+            # __code__ assigned, _ARMED_REFUSED_EVENTS, ctypes.*
+            what = "assigning a function's __code__" if event == _SETATTR_EVENT else event
+            raise _refuse(f"{what} is not allowed in a verifier")
 
 
 _HANDLED = frozenset(

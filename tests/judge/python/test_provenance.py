@@ -15,7 +15,7 @@ import subprocess
 import sys
 import textwrap
 
-from judge.python import harness_guard as guard
+from judge.python import harness_factories
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 DEMO = ROOT / "market" / "demo" / "python"
@@ -104,6 +104,8 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             "a literal that sympifies what it is handed": lambda: sympy.sympify("Poly(a, x)", locals={"a": text, "x": x}),
             "a literal whose Matrix sympifies its rows": lambda: sympy.sympify("Matrix(rows)", locals={"rows": [[text]]}),
             "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
+            "lambdify text nested in lists": lambda: sympy.lambdify([x], [[x, text]]),
+            "lambdify a namespace keyed by text": lambda: sympy.lambdify(x, x, [{text: 1}, "math"]),
             "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
             "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
             "nsimplify with a constant of text": lambda: sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])]),
@@ -165,13 +167,13 @@ def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> Non
 
 
 def test_the_nsimplify_factory_admits_numbers_and_plain_names_only() -> None:
-    assert guard.numbers_and_names("(3*pi**2)/2 + sqrt(2) - log(5)")
-    assert guard.numbers_and_names("GoldenRatio*EulerGamma + exp(1/3)/Catalan - E")
+    assert harness_factories.numbers_and_names("(3*pi**2)/2 + sqrt(2) - log(5)")
+    assert harness_factories.numbers_and_names("GoldenRatio*EulerGamma + exp(1/3)/Catalan - E")
     for text in (
         "__import__('os')", "exec(1)", "x.y", "f(a=1)", "[1][0]", "'s'", "lambda: 0",
         "prime(100000)", "factorint(10)", "x",
     ):  # fmt: skip
-        assert not guard.numbers_and_names(text), text
+        assert not harness_factories.numbers_and_names(text), text
 
 
 def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_arming_is_one_way() -> (
@@ -212,3 +214,32 @@ def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_armin
     assert result["armed"] is True
     assert result["f"] == 1  # its code was not replaced
     assert result["sympy"] is None  # a literal is still admitted
+
+
+def test_marshal_from_a_finder_of_the_verifier_is_refused_inside_a_library_import() -> None:
+    # A finder on sys.meta_path runs while a library module's body imports its own modules
+    # (exec_module on the stack): marshal.loads from it passed as "importlib loading a .pyc",
+    # and a code object from the solution's bytes runs with exec. The walk stops at the
+    # finder's frame (code compiled at run time), so that import is not the finder's cover.
+    result = _run(
+        """
+        import marshal
+        data = marshal.dumps(compile("1", "<x>", "eval"))
+        seen = {}
+
+        class Finder:
+            def find_spec(self, name, path=None, target=None):
+                seen[name] = attempt(lambda: marshal.loads(data))
+                return None
+
+        sys.meta_path.insert(0, Finder())
+        import xml.dom.minidom  # its body imports xml.dom.minicompat: a nested import
+        print(json.dumps({"seen": seen, "refusal": guard.refusal()}))
+        """
+    )
+
+    seen = result["seen"]
+    assert isinstance(seen, dict)
+    assert "xml.dom.minicompat" in seen  # asked from inside xml.dom.minidom's body
+    assert [name for name, message in seen.items() if message is None] == []
+    assert result["refusal"] is not None
