@@ -169,7 +169,7 @@ class MixedContainers:
                 found.add(argument.arg)
         for call, shift in self._call_sites(function):
             caller = self._scope(call)
-            names = self.a.scope_tainted.get(id(caller), set())
+            names = self.a.tainted_names_of(caller)
             for position, value in enumerate(call.args):
                 if not self.foreign(value, set(names), seen):
                     continue

@@ -227,7 +227,7 @@ _NEW_CONTAINER_CALLS = frozenset(
 )  # fmt: skip
 _NEW_VALUES = (
     ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
-    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Compare, ast.Lambda,
+    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Lambda,
 )  # fmt: skip
 
 
@@ -258,6 +258,8 @@ def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
             if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
                 continue
             found.extend(_sources(node, False))  # an own helper, .get(), .setdefault()...
+        elif isinstance(node, ast.Compare):
+            found.extend(_sources(node, False))  # an own __eq__ may return part of an operand
         else:
             stack.extend(ast.iter_child_nodes(node))
     return found
@@ -283,7 +285,7 @@ def _read_names(expr: ast.AST) -> set[str]:
                 stack.append(node.func.value)
             stack.extend(node.args)
             stack.extend(keyword.value for keyword in node.keywords)
-        elif isinstance(node, ast.Constant | ast.Compare | ast.Lambda):
+        elif isinstance(node, ast.Constant | ast.Lambda):
             continue
         else:
             stack.extend(ast.iter_child_nodes(node))

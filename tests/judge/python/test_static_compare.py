@@ -1,0 +1,116 @@
+"""Comparisons of the solution's data: what they evaluate to (red team S1).
+
+A comparison is the value its own dunder returns (``Term.__eq__`` may return the text). Each
+honest case below keeps the ordinary shapes (dunders returning bools, ``in``, ``is``) and
+publishes; its attack twin differs in one line and is refused at the sink, the
+last line (``sympy.Matrix`` sympifies strings: a sink only the taint analysis sees).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from judge.python import static_check
+
+
+def _src(body: str) -> str:
+    return '"""Format: text."""\nimport ast\nimport sympy\n' + textwrap.dedent(body).lstrip("\n")
+
+
+_TERM = """
+class Term:
+    def __init__(self, text):
+        self.text = text
+
+    def __eq__(self, other):
+        return {eq}
+
+    def __lt__(self, other):
+        return {lt}
+
+def verify(solution, rng):
+    words = sorted(Term(w) for w in solution.split())
+    value = {value}
+    return sympy.Matrix([[value]])[0, 0] == 4
+"""
+
+# name -> (honest source, attack source): the same verifier, one line apart.
+PAIRS: dict[str, tuple[str, str]] = {
+    "== through an own __eq__ returning a bool / the text": (
+        _TERM.format(eq="self.text == other.text", lt="False", value="words[0] == Term('x')"),
+        _TERM.format(eq="self.text", lt="False", value="words[0] == Term('x')"),
+    ),
+    "< through an own __lt__ returning a bool / the text": (
+        _TERM.format(eq="False", lt="self.text < other.text", value="words[0] < words[-1]"),
+        _TERM.format(eq="False", lt="self.text", value="words[0] < words[-1]"),
+    ),
+    "in and is are bools whatever __eq__ returns / == is not": (
+        _TERM.format(
+            eq="self.text", lt="False", value="words[0] in words and words[0] is not None"
+        ),
+        _TERM.format(eq="self.text", lt="False", value="words[0] in words and words[0] == 0"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_the_honest_shape_publishes(name: str) -> None:
+    report = static_check(_src(PAIRS[name][0]))
+
+    assert (report.ok, report.errors) == (True, ())
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_the_attack_twin_is_refused_at_its_sink(name: str) -> None:
+    source = _src(PAIRS[name][1])
+    sink = len(source.splitlines())
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert sink in {flow.line for flow in report.injection_flows}
+
+
+def test_a_comparison_dunder_installed_by_setattr_taints_every_comparison_of_the_data() -> None:
+    # The analysis cannot follow a dunder bound at run time: it fails closed.
+    source = _src(
+        """
+        class Term:
+            def __init__(self, text):
+                self.text = text
+
+        def compare(self, other):
+            return True
+
+        setattr(Term, "__eq__", compare)
+
+        def verify(solution, rng):
+            return sympy.Matrix([[Term(solution) == 0]])[0, 0] == 4
+        """
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert len(source.splitlines()) in {flow.line for flow in report.injection_flows}
+
+
+def test_a_verifier_without_comparison_dunders_compares_the_text_freely() -> None:
+    source = _src(
+        """
+        class Token:
+            def __init__(self, text):
+                self.text = text
+
+        def verify(solution, rng):
+            token = Token(solution.strip())
+            ok = token.text == "4" and token.text < "5" and token != None
+            return sympy.Matrix([[ok]])[0, 0] == 1
+        """
+    )
+
+    report = static_check(source)
+
+    assert (report.ok, report.errors) == (True, ())
