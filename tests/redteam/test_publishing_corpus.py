@@ -16,8 +16,8 @@ refused with a finding at the line marked ``# sink``.
 
 Each file of publishing/laundering/ launders the solution's text through a value the analysis
 once counted clean, then hands it to a sink: a comparison whose own dunder returns the text
-(``(Term(solution) == 0).left.text``, ``!=``, ``<``, reflected, chained, list comparisons)
-(red team 2026-12-06, S1; several reach
+(``(Term(solution) == 0).left.text``, ``!=``, ``<``, reflected, chained, list comparisons) or a
+class read through ``type(instance)`` (red team 2026-12-06, S1 and S2; several reach
 ``dataclasses._create_fn`` or a loader's ``get_data``, which the run-time rule admitted). Each
 must be refused with a finding at the line marked ``# sink``, where the text arrives.
 """
@@ -40,7 +40,7 @@ DEMO = sorted((HERE.parents[2] / "market" / "demo" / "python").glob("*/verifier.
 
 def test_the_corpus_has_its_size() -> None:
     sizes = (len(ATTACKS), len(HONEST), len(DEMO), len(BY_NAME), len(LAUNDERING))
-    assert sizes == (201, 28, 4, 16, 15)
+    assert sizes == (201, 28, 4, 16, 21)
 
 
 @pytest.mark.parametrize("path", ATTACKS, ids=[path.stem for path in ATTACKS])

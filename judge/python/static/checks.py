@@ -13,6 +13,7 @@ from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import (
     BUILTIN_METHODS,
     CALLABLE_ARGUMENTS,
+    CLASS_OF,
     EXCEPTION_CLASSES,
     LIBRARY_PARSERS,
     MUTATORS,
@@ -146,13 +147,22 @@ class Checker:
         return True
 
     def check_operands(
-        self, node: ast.AST, left: ast.AST, right: ast.AST, symbol: str, tainted: set[str]
+        self,
+        node: ast.AST,
+        left: ast.AST,
+        right: ast.AST,
+        symbol: str,
+        tainted: set[str],
+        *,
+        comparison: bool = False,
     ) -> None:
         left_tainted = self.a.is_tainted(left, tainted)
         right_tainted = self.a.is_tainted(right, tainted)
         if not (left_tainted or right_tainted):
             return
         for other in (right, left):  # each must be data: derived from the solution, or plain
+            if comparison and self.a.plain.is_class_literal(other):
+                continue  # type(x) == int: the classes compare by identity
             if self.mixed.foreign(other, tainted):
                 self.a.flag(
                     node,
@@ -182,6 +192,7 @@ class Checker:
                 # A dict's keys are compared, a list's elements all are: those must be plain.
                 container_ok = self.a.is_tainted(right, tainted) or (
                     self.a.plain.is_plain(right, scope)
+                    or self.a.plain.is_class_literal(right)
                     or (self.is_dict(right, scope) and self.a.plain.has_plain_keys(right, scope))
                 )
                 if not container_ok:
@@ -192,7 +203,8 @@ class Checker:
                         f"checks cannot type; {SHORT_ADVICE}",
                     )
             else:
-                self.check_operands(node, left, right, _OPERATORS[type(op)], tainted)
+                symbol = _OPERATORS[type(op)]
+                self.check_operands(node, left, right, symbol, tainted, comparison=True)
             left = right
 
     def check_subscript(self, node: ast.Subscript, tainted: set[str]) -> None:
@@ -248,8 +260,10 @@ class Checker:
             if keyword.arg is None:
                 a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
-        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in EXCEPTION_CLASSES:
+        if is_sanitiser(name) or name in EXCEPTION_CLASSES:
             return  # a number/bool comes out; an exception only stores its arguments
+        if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
+            return  # runs no code of its argument; the class is tainted as the argument is
         if name in LIBRARY_PARSERS:
             if (
                 any(isinstance(x, ast.Starred) for x in node.args)

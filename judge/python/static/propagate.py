@@ -253,7 +253,7 @@ def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
             found.extend(_sources(node.value, False))
         elif isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else None
-            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name, len(node.args)):
+            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name):
                 continue
             if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
                 continue
@@ -277,9 +277,7 @@ def _read_names(expr: ast.AST) -> set[str]:
         elif isinstance(node, ast.Subscript):
             stack.append(node.value)
         elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and is_sanitiser(
-                node.func.id, len(node.args) + len(node.keywords)
-            ):
+            if isinstance(node.func, ast.Name) and is_sanitiser(node.func.id):
                 continue
             if isinstance(node.func, ast.Attribute):
                 stack.append(node.func.value)

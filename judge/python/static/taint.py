@@ -20,7 +20,7 @@ from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.propagate import Propagation
 from judge.python.static.resolve import Function, Resolver, class_members
-from judge.python.static.rules import LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
+from judge.python.static.rules import CLASS_OF, LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
@@ -310,10 +310,16 @@ class Analysis:
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in LIBRARY_PARSERS:
+        if is_sanitiser(name) or name in LIBRARY_PARSERS:
             return False
         if name in TAINT_SOURCES:
             return True
+        if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
+            # type(x) is x's class, which hands out what its attributes hold: nothing of the
+            # solution for a builtin or library class (a store into one is refused), the
+            # solution's data for an own class that holds it (``type(memo).last``). The
+            # analysis does not type every value: any own class holding it counts.
+            return bool(self.tainted_classes) and self.is_tainted(node.args[0], tainted)
         scope = self.index.scope_of.get(id(node), self.index.tree)
         functions = self.resolver.functions(node.func)
         if functions is not None:

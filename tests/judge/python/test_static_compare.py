@@ -1,8 +1,9 @@
-"""Comparisons of the solution's data: what they evaluate to (red team S1).
+"""Comparisons and ``type()`` of the solution's data: what they evaluate to (red team S1, S2).
 
-A comparison is the value its own dunder returns (``Term.__eq__`` may return the text). Each
-honest case below keeps the ordinary shapes (dunders returning bools, ``in``, ``is``) and
-publishes; its attack twin differs in one line and is refused at the sink, the
+A comparison is the value its own dunder returns (``Term.__eq__`` may return the text), and
+``type(instance)`` is the own class with what its attributes hold. Each honest case below keeps
+the ordinary shapes (dunders returning bools, ``type(node.value) in (int, float)``, ``in``,
+``is``) and publishes; its attack twin differs in one line and is refused at the sink, the
 last line (``sympy.Matrix`` sympifies strings: a sink only the taint analysis sees).
 """
 
@@ -36,6 +37,23 @@ def verify(solution, rng):
     return sympy.Matrix([[value]])[0, 0] == 4
 """
 
+_MEMO = """
+class Memo:
+    last = ""
+
+    def __init__(self, text):
+        Memo.last = text
+
+def verify(solution, rng):
+    memo = Memo(solution)
+    node = ast.parse(solution, mode="eval").body
+    if type(node) is not ast.Constant or type(node.value) not in (int, float):
+        return False
+    if type(node.value) == bool:
+        return False
+    return sympy.Matrix([[{value}]])[0, 0] == 4
+"""
+
 # name -> (honest source, attack source): the same verifier, one line apart.
 PAIRS: dict[str, tuple[str, str]] = {
     "== through an own __eq__ returning a bool / the text": (
@@ -51,6 +69,10 @@ PAIRS: dict[str, tuple[str, str]] = {
             eq="self.text", lt="False", value="words[0] in words and words[0] is not None"
         ),
         _TERM.format(eq="self.text", lt="False", value="words[0] in words and words[0] == 0"),
+    ),
+    "type() of parsed data against classes / of an own instance": (
+        _MEMO.format(value="float(node.value)"),
+        _MEMO.format(value="type(memo).last"),
     ),
 }
 
