@@ -151,6 +151,15 @@ class Plainness:
             return isinstance(getattr(builtins, name, None), type)
         return module == "ast" and isinstance(getattr(ast, attribute, None), type)
 
+    def is_dict(self, node: ast.AST, scope: Scope) -> bool:
+        """A dict display, or a name bound only to dict displays."""
+        if isinstance(node, ast.Dict):
+            return True
+        bindings = self.index.lookup(node.id, scope) if isinstance(node, ast.Name) else None
+        return bool(bindings) and all(
+            b.kind == "value" and isinstance(b.expr, ast.Dict) for b in bindings or []
+        )
+
     def has_plain_keys(self, node: ast.AST, scope: Scope) -> bool:
         """A dict/list/tuple/str whose keys are plain, whatever its values: ``d[solution]``."""
         if self.is_plain(node, scope):
