@@ -12,8 +12,9 @@ dunder's return value back out (``is``, ``is not``; ``in`` and ``not in`` conver
 ``__contains__``'s result to a bool), when no operand is derived from the solution (an own
 dunder that hands out the solution's data with clean arguments taints its class: see
 ``Analysis._taint_classes_handing_out_state``), or when no rich comparison dunder the verifier
-wrote (in any class: the analysis does not type every operand) returns the solution's data,
-each analysed as a call with every parameter tainted. One the analysis cannot follow (a
+wrote returns the solution's data, each analysed as a call with every parameter tainted: in
+any class (the analysis does not type every operand) but an own class that holds nothing of
+the solution. One the analysis cannot follow (a
 decorated def, a dunder bound by assignment, ``setattr``, a ``type()`` namespace) makes every
 comparison of the solution's data count as the solution's data.
 """
@@ -56,7 +57,27 @@ class Comparisons:
             return False
         if dunders is None:
             return True
-        return any(self.a.analyse(f, frozenset(all_params_of(f))) for f in dunders)
+        return any(
+            self.a.analyse(function, frozenset(all_params_of(function)))
+            for function in dunders
+            if self._reachable(function)
+        )
+
+    def _reachable(self, function: Function) -> bool:
+        """Whether the solution's data may be an operand of ``function``: not when it is a
+        method of an own class that holds nothing of the solution. An instance of it is not
+        the solution's data, and the solution's data meeting it is refused by the checks (a
+        value that is neither the solution's data nor plain), so its dunder only ever sees
+        clean operands (and one that hands out module state taints its class). A metaclass
+        or a class built on a library class is not an own class: its dunders are followed."""
+        cls = self.a.index.method_class.get(id(function))
+        if cls is None:
+            parent = self.a.index.parents.get(id(function))  # __eq__ = lambda ... in the body
+            grandparent = self.a.index.parents.get(id(parent)) if parent is not None else None
+            cls = grandparent if isinstance(grandparent, ast.ClassDef) else None
+        if cls is None or self.a.resolver.own_class(cls.name) is not cls:
+            return True
+        return cls.name in self.a.tainted_classes
 
     def dunders(self) -> list[Function] | None:
         """The rich comparison dunders the verifier wrote, or None if one cannot be followed."""

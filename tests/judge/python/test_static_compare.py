@@ -136,3 +136,29 @@ def test_a_verifier_without_comparison_dunders_compares_the_text_freely() -> Non
     report = static_check(source)
 
     assert (report.ok, report.errors) == (True, ())
+
+
+def test_the_dunders_of_a_class_that_never_holds_the_solution_are_not_given_it() -> None:
+    # Its instances are not the solution's data, and the solution meeting one is refused by
+    # the checks: its __eq__ only ever sees the verifier's own values (here sympy ones).
+    source = _src(
+        """
+        X = sympy.Symbol("x")
+
+        class Point:
+            def __init__(self, x):
+                self.x = x
+
+            def __eq__(self, other):
+                return sympy.simplify(self.x - other.x) == 0
+
+        def verify(solution, rng):
+            if Point(X + 1) == Point(1 + X):
+                return solution.strip() == "4"
+            return False
+        """
+    )
+
+    report = static_check(source)
+
+    assert (report.ok, report.errors) == (True, ())
