@@ -162,3 +162,46 @@ def test_the_dunders_of_a_class_that_never_holds_the_solution_are_not_given_it()
     report = static_check(source)
 
     assert (report.ok, report.errors) == (True, ())
+
+
+# A helper's parameter that holds the solution's data in its context, while a call site passes
+# a value that may be either the text or an object (the context says "tainted"): the object's
+# dunder would receive the text. Refused at the helper's operator.
+MIXED_ARGUMENTS: dict[str, tuple[str, int]] = {
+    "an own instance whose __eq__ hands back the other operand": (
+        """
+        class Point:
+            def __eq__(self, other):
+                return other
+
+        def same(a, b):
+            return a == b
+
+        def verify(solution, rng):
+            x = Point() if rng.random() < 2 else solution
+            return sympy.Matrix([[same(x, solution)]])[0, 0] == 4
+        """,
+        9,
+    ),
+    "a sympy symbol added to the text": (
+        """
+        def add(a, b):
+            return a + b
+
+        def verify(solution, rng):
+            x = sympy.Symbol("x") if rng.random() < 2 else solution
+            return add(x, solution) == 4
+        """,
+        5,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(MIXED_ARGUMENTS))
+def test_a_parameter_passed_the_text_or_an_object_is_not_data(name: str) -> None:
+    body, line = MIXED_ARGUMENTS[name]
+
+    report = static_check(_src(body))
+
+    assert report.ok is False
+    assert [flow.line for flow in report.injection_flows] == [line]
