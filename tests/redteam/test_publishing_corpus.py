@@ -13,6 +13,13 @@ laundering it through module state read back by a property, a hook sympy's print
 default...: a sink that is not code, which the run-time rule does not see (judged raw, each is
 ACCEPTED: ``test_publishing_corpus_at_run_time.py``). Publishing is their wall: each must be
 refused with a finding at the line marked ``# sink``.
+
+Each file of publishing/laundering/ launders the solution's text through a value the analysis
+once counted clean, then hands it to a sink: a comparison whose own dunder returns the text
+(``(Term(solution) == 0).left.text``, ``!=``, ``<``, reflected, chained, list comparisons) or a
+class read through ``type(instance)`` (red team 2026-12-06, S1 and S2; several reach
+``dataclasses._create_fn`` or a loader's ``get_data``, which the run-time rule admitted). Each
+must be refused with a finding at the line marked ``# sink``, where the text arrives.
 """
 
 from __future__ import annotations
@@ -27,11 +34,13 @@ HERE = pathlib.Path(__file__).parent / "publishing"
 ATTACKS = sorted((HERE / "attacks").glob("*.py"))
 HONEST = sorted((HERE / "honest").glob("*.py"))
 BY_NAME = sorted((HERE / "by_name").glob("*.py"))
+LAUNDERING = sorted((HERE / "laundering").glob("*.py"))
 DEMO = sorted((HERE.parents[2] / "market" / "demo" / "python").glob("*/verifier.py"))
 
 
 def test_the_corpus_has_its_size() -> None:
-    assert (len(ATTACKS), len(HONEST), len(DEMO), len(BY_NAME)) == (201, 28, 4, 16)
+    sizes = (len(ATTACKS), len(HONEST), len(DEMO), len(BY_NAME), len(LAUNDERING))
+    assert sizes == (201, 28, 4, 16, 21)
 
 
 @pytest.mark.parametrize("path", ATTACKS, ids=[path.stem for path in ATTACKS])
@@ -47,8 +56,12 @@ def test_publishing_refuses_the_attack_with_its_line_and_advice(path: pathlib.Pa
         assert "instead" in flow.message  # every refusal says what to write instead
 
 
-@pytest.mark.parametrize("path", BY_NAME, ids=[path.stem for path in BY_NAME])
-def test_publishing_refuses_the_by_name_attack_at_its_sink(path: pathlib.Path) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [*BY_NAME, *LAUNDERING],
+    ids=[p.parent.name + "/" + p.stem for p in [*BY_NAME, *LAUNDERING]],
+)
+def test_publishing_refuses_the_attack_at_its_sink(path: pathlib.Path) -> None:
     text = path.read_text()
     sink = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("# sink")]
 

@@ -10,9 +10,11 @@ import ast
 
 from judge.python.static.facts import TaintFacts
 from judge.python.static.mixed import MixedContainers
+from judge.python.static.operators import OPERATORS, OperatorChecks
 from judge.python.static.rules import (
     BUILTIN_METHODS,
     CALLABLE_ARGUMENTS,
+    CLASS_OF,
     EXCEPTION_CLASSES,
     LIBRARY_PARSERS,
     MUTATORS,
@@ -22,14 +24,8 @@ from judge.python.static.rules import (
     SHORT_ADVICE,
     is_sanitiser,
 )
-from judge.python.static.scope import Scope, all_params_of, root_name
+from judge.python.static.scope import Scope, all_params_of, describe, root_name
 
-_OPERATORS = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
-    ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>",
-    ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.Eq: "==", ast.NotEq: "!=",
-    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in",
-}  # fmt: skip
 # Methods of a tainted/plain receiver whose arguments after the first are only stored.
 _FIRST_ARGUMENT_ONLY = frozenset({"get", "pop", "setdefault"})
 # Builtins that only print one object: str(error) mixes nothing into it.
@@ -41,6 +37,7 @@ class Checker:
         self.a = analysis
         self.index = analysis.index
         self.mixed = MixedContainers(analysis)
+        self.operators = OperatorChecks(analysis, self.mixed)
 
     # --- helpers ---
     def scope(self, node: ast.AST) -> Scope:
@@ -49,19 +46,16 @@ class Checker:
     def ok_operand(self, node: ast.AST, tainted: set[str]) -> bool:
         return not self.mixed.foreign(node, tainted)  # derived from the solution, or plain
 
-    def describe(self, node: ast.AST) -> str:
-        text = ast.unparse(node)
-        return text if len(text) <= 40 else text[:37] + "..."
-
     # --- entry point ---
     def check(self, node: ast.AST, tainted: set[str]) -> None:
         self.mixed.check(node, tainted)
         if isinstance(node, ast.Call):
             self.check_call(node, tainted)
         elif isinstance(node, ast.BinOp):
-            self.check_operands(node, node.left, node.right, _OPERATORS[type(node.op)], tainted)
+            symbol = OPERATORS[type(node.op)]
+            self.operators.check_operands(node, node.left, node.right, symbol, tainted)
         elif isinstance(node, ast.AugAssign):
-            symbol = _OPERATORS[type(node.op)] + "="
+            symbol = OPERATORS[type(node.op)] + "="
             if (
                 isinstance(node.target, ast.Attribute | ast.Subscript)
                 and self.a.is_tainted(node.value, tainted)
@@ -75,15 +69,15 @@ class Checker:
                 self.a.flag(
                     node,
                     f"operator {symbol}",
-                    f"the solution is added with `{symbol}` to {self.describe(node.target)}, an "
+                    f"the solution is added with `{symbol}` to {describe(node.target)}, an "
                     f"object the checks cannot type; {SHORT_ADVICE}",
                 )
             else:
-                self.check_operands(node, node.target, node.value, symbol, tainted)
+                self.operators.check_operands(node, node.target, node.value, symbol, tainted)
         elif isinstance(node, ast.Compare):
-            self.check_compare(node, tainted)
+            self.operators.check_compare(node, tainted)
         elif isinstance(node, ast.Subscript):
-            self.check_subscript(node, tainted)
+            self.operators.check_subscript(node, tainted)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if node.value is not None and self.a.is_tainted(node.value, tainted):
@@ -96,7 +90,7 @@ class Checker:
                     self.a.flag(
                         node,
                         "format spec",
-                        f"the solution is the format spec of {self.describe(node.value)}, "
+                        f"the solution is the format spec of {describe(node.value)}, "
                         f"whose __format__ the checks cannot follow; {SHORT_ADVICE}",
                     )
 
@@ -124,7 +118,7 @@ class Checker:
         self.a.flag(
             at,
             "store",
-            f"the solution is stored into {self.describe(target)}, an object the checks cannot "
+            f"the solution is stored into {describe(target)}, an object the checks cannot "
             "follow (a library object may convert it with sympify); instead, keep it in a local "
             "variable, a list or a dict",
         )
@@ -139,82 +133,11 @@ class Checker:
         self.a.flag(
             at,
             "store",
-            f"the solution is stored into {self.describe(holder)}, which is not a variable "
+            f"the solution is stored into {describe(holder)}, which is not a variable "
             "(or an element of one) that the checks can follow; instead, name the list or "
             "dict first (rows = table.setdefault(k, []); rows.append(text))",
         )
         return True
-
-    def check_operands(
-        self, node: ast.AST, left: ast.AST, right: ast.AST, symbol: str, tainted: set[str]
-    ) -> None:
-        left_tainted = self.a.is_tainted(left, tainted)
-        right_tainted = self.a.is_tainted(right, tainted)
-        if not (left_tainted or right_tainted):
-            return
-        for other in (right, left):  # each must be data: derived from the solution, or plain
-            if self.mixed.foreign(other, tainted):
-                self.a.flag(
-                    node,
-                    f"operator {symbol}",
-                    f"the solution meets {self.describe(other)} in `{symbol}`, an object the "
-                    f"checks cannot type (sympy objects sympify the other operand); {SHORT_ADVICE}",
-                )
-                return
-
-    def check_compare(self, node: ast.Compare, tainted: set[str]) -> None:
-        left = node.left
-        for op, right in zip(node.ops, node.comparators, strict=True):
-            if isinstance(op, ast.Is | ast.IsNot):
-                left = right
-                continue
-            if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
-                scope = self.scope(right)
-                cls = self.a.resolver.receiver_class(right, scope)
-                contains = self.a.resolver.method(cls, "__contains__") if cls else []
-                if contains:
-                    # `solution in answers` runs the verifier's own __contains__: analyse it
-                    # with the solution as its argument.
-                    for method in contains:
-                        self.a.analyse(method, frozenset(all_params_of(method)))
-                    left = right
-                    continue
-                # A dict's keys are compared, a list's elements all are: those must be plain.
-                container_ok = self.a.is_tainted(right, tainted) or (
-                    self.a.plain.is_plain(right, scope)
-                    or (self.is_dict(right, scope) and self.a.plain.has_plain_keys(right, scope))
-                )
-                if not container_ok:
-                    self.a.flag(
-                        node,
-                        f"operator {_OPERATORS[type(op)]}",
-                        f"the solution is looked up in {self.describe(right)}, an object the "
-                        f"checks cannot type; {SHORT_ADVICE}",
-                    )
-            else:
-                self.check_operands(node, left, right, _OPERATORS[type(op)], tainted)
-            left = right
-
-    def check_subscript(self, node: ast.Subscript, tainted: set[str]) -> None:
-        value_tainted = self.a.is_tainted(node.value, tainted)
-        key_tainted = self.a.is_tainted(node.slice, tainted)
-        scope = self.scope(node)
-        if key_tainted and not value_tainted:
-            if not self.a.plain.has_plain_keys(node.value, scope):
-                self.a.flag(
-                    node,
-                    "subscript",
-                    f"the solution indexes {self.describe(node.value)}, an object the checks "
-                    f"cannot type; index a dict, list or str the verifier built; {SHORT_ADVICE}",
-                )
-        elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
-            self.a.flag(
-                node,
-                "subscript",
-                f"a value derived from the solution is indexed with {self.describe(node.slice)}, "
-                "which is not a plain number or string; instead, index with an int() or a "
-                "literal",
-            )
 
     # --- calls ---
     def check_call(self, node: ast.Call, tainted: set[str]) -> None:  # noqa: C901 -- the allowlist
@@ -228,7 +151,7 @@ class Checker:
             a.flag(
                 node,
                 "call",
-                f"{self.describe(func)} is derived from the solution and is called; instead, "
+                f"{describe(func)} is derived from the solution and is called; instead, "
                 "choose the function from a dict of your own keyed by the text",
             )
             return
@@ -248,8 +171,10 @@ class Checker:
             if keyword.arg is None:
                 a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
-        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in EXCEPTION_CLASSES:
+        if is_sanitiser(name) or name in EXCEPTION_CLASSES:
             return  # a number/bool comes out; an exception only stores its arguments
+        if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
+            return  # runs no code of its argument; the class is tainted as the argument is
         if name in LIBRARY_PARSERS:
             if (
                 any(isinstance(x, ast.Starred) for x in node.args)
@@ -350,16 +275,8 @@ class Checker:
         a.flag(
             node,
             shown,
-            f"the solution reaches .{attr}() of {self.describe(func.value)}, "
+            f"the solution reaches .{attr}() of {describe(func.value)}, "
             f"which the checks cannot type (sympy methods sympify their arguments); {SHORT_ADVICE}",
-        )
-
-    def is_dict(self, node: ast.AST, scope: Scope) -> bool:
-        if isinstance(node, ast.Dict):
-            return True
-        bindings = self.index.lookup(node.id, scope) if isinstance(node, ast.Name) else None
-        return bool(bindings) and all(
-            b.kind == "value" and isinstance(b.expr, ast.Dict) for b in bindings or []
         )
 
     def is_pattern(self, node: ast.AST, scope: Scope) -> bool:
@@ -391,7 +308,7 @@ class Checker:
                 self.a.flag(
                     node,
                     attr,
-                    f".{attr}() mixes the solution with {self.describe(value)}, which is not "
+                    f".{attr}() mixes the solution with {describe(value)}, which is not "
                     f"plain data; {SHORT_ADVICE}",
                 )
 
@@ -407,7 +324,7 @@ class Checker:
                     node,
                     shown,
                     f"{shown}() mixes the solution with "
-                    f"{self.describe(value)}, which is not plain data; {SHORT_ADVICE}",
+                    f"{describe(value)}, which is not plain data; {SHORT_ADVICE}",
                 )
                 return
 
@@ -425,7 +342,7 @@ class Checker:
                     node,
                     name,
                     f"{name}() is given {keyword.arg}="
-                    f"{self.describe(keyword.value)} with the solution; {SHORT_ADVICE}",
+                    f"{describe(keyword.value)} with the solution; {SHORT_ADVICE}",
                 )
 
     def check_callable(
@@ -452,6 +369,6 @@ class Checker:
         a.flag(
             node,
             name,
-            f"{name}() would call {self.describe(function)} with the solution; "
+            f"{name}() would call {describe(function)} with the solution; "
             "instead, pass a lambda or a function of the verifier (analysed), or a listed builtin",
         )

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from judge.python.static.plain import Plainness
 from judge.python.static.resolve import Function, Resolver
-from judge.python.static.scope import ModuleIndex
+from judge.python.static.scope import ModuleIndex, Scope
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -44,6 +44,10 @@ class TaintFacts(Protocol):
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:
         """Whether ``node``'s value may be derived from the solution, ``tainted`` the names
         holding such values in its function."""
+
+    def tainted_names_of(self, scope: Scope) -> set[str]:
+        """The names of ``scope`` known tainted so far, its analysis in progress included (a
+        dunder analysed from a comparison in it sees what its caller has found)."""
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         """Whether the call's result is derived from the solution (follows own code)."""

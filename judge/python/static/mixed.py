@@ -76,6 +76,10 @@ class MixedContainers:
         if key in seen:
             return False
         seen.add(key)
+        scope = self._scope(node)
+        if not isinstance(scope, ast.Module) and node.id in all_params_of(scope):
+            if self._mixed_argument(scope, node.id, seen):
+                return True
         for binding in self.index.lookup(node.id, self._scope(node)) or []:
             if binding.kind == "foreign":
                 return True  # an exception: whatever was raised, a library object too
@@ -169,7 +173,7 @@ class MixedContainers:
                 found.add(argument.arg)
         for call, shift in self._call_sites(function):
             caller = self._scope(call)
-            names = self.a.scope_tainted.get(id(caller), set())
+            names = self.a.tainted_names_of(caller)
             for position, value in enumerate(call.args):
                 if not self.foreign(value, set(names), seen):
                     continue
@@ -185,6 +189,25 @@ class MixedContainers:
         if "*" in found:
             found.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
         return found
+
+    def _mixed_argument(self, function: Function, name: str, seen: set[str]) -> bool:
+        """A parameter that holds the solution's data in this context is still foreign when a
+        call site passes a value that may be either (``x = Symbol("x") if c else text``, then
+        ``add(x, text)``): the context says "tainted", the object may be the library's."""
+        params = params_of(function)
+        for call, shift in self._call_sites(function):
+            names = set(self.a.tainted_names_of(self._scope(call)))
+            passed = [
+                value
+                for position, value in enumerate(call.args)
+                if isinstance(value, ast.Starred)
+                or (position + shift < len(params) and params[position + shift] == name)
+            ]
+            passed += [k.value for k in call.keywords if k.arg in (None, name)]
+            for value in passed:
+                if self.a.is_tainted(value, names) and self.foreign(value, names, seen):
+                    return True
+        return False
 
     def _call_sites(self, function: Function) -> list[tuple[ast.Call, int]]:
         """The calls of the module that certainly run ``function`` (own constructors and

@@ -9,6 +9,7 @@ binding of a name, flow-insensitively; a name bound even once to something else 
 from __future__ import annotations
 
 import ast
+import builtins
 
 from judge.python.static.rules import PLAIN_MODULE_ATTRIBUTES, SANITISERS
 from judge.python.static.scope import Binding, ModuleIndex, Scope
@@ -16,7 +17,7 @@ from judge.python.static.scope import Binding, ModuleIndex, Scope
 # Builtins that always return a builtin value, whatever their arguments. Not ``type``: the
 # class of a library object is a library class, whose methods take the instance explicitly
 # (``type(poly).add(poly, solution)`` sympified the solution); it is plain of a plain value.
-_ALWAYS_PLAIN = (SANITISERS - {"type"}) | {"str", "repr", "ascii", "chr", "format", "any", "all"}
+_ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
 # Builtins that return a plain value when all their arguments are plain.
 _PLAIN_IF_ARGUMENTS = frozenset(
     {"abs", "round", "divmod", "pow", "list", "tuple", "dict", "set", "frozenset", "sorted",
@@ -134,6 +135,30 @@ class Plainness:
         if binding.kind == "opaque" or binding.expr is None:
             return False
         return self.is_plain(binding.expr, scope)
+
+    def is_class_literal(self, node: ast.AST) -> bool:
+        """A builtin class or an ``ast`` node class, or a display of them: ``type(x) in (int,
+        float)``, ``type(node) is ast.Constant``. Their metaclass is ``type``, whose ``==``
+        compares identity and runs no code of the other operand (the class of the solution's
+        data meets them; an own metaclass's ``__eq__`` is the analysis's, see compare.py)."""
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return bool(node.elts) and all(self.is_class_literal(e) for e in node.elts)
+        name = self.index.trusted_name(node)
+        if name is None:
+            return False
+        module, _, attribute = name.rpartition(".")
+        if module == "":
+            return isinstance(getattr(builtins, name, None), type)
+        return module == "ast" and isinstance(getattr(ast, attribute, None), type)
+
+    def is_dict(self, node: ast.AST, scope: Scope) -> bool:
+        """A dict display, or a name bound only to dict displays."""
+        if isinstance(node, ast.Dict):
+            return True
+        bindings = self.index.lookup(node.id, scope) if isinstance(node, ast.Name) else None
+        return bool(bindings) and all(
+            b.kind == "value" and isinstance(b.expr, ast.Dict) for b in bindings or []
+        )
 
     def has_plain_keys(self, node: ast.AST, scope: Scope) -> bool:
         """A dict/list/tuple/str whose keys are plain, whatever its values: ``d[solution]``."""

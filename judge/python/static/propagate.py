@@ -227,7 +227,7 @@ _NEW_CONTAINER_CALLS = frozenset(
 )  # fmt: skip
 _NEW_VALUES = (
     ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp,
-    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Compare, ast.Lambda,
+    ast.GeneratorExp, ast.BinOp, ast.JoinedStr, ast.Constant, ast.Lambda,
 )  # fmt: skip
 
 
@@ -253,11 +253,13 @@ def _sources(expr: ast.AST, itself: bool) -> list[tuple[str, bool]]:
             found.extend(_sources(node.value, False))
         elif isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else None
-            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name, len(node.args)):
+            if name in _NEW_CONTAINER_CALLS or is_sanitiser(name):
                 continue
             if isinstance(node.func, ast.Attribute) and node.func.attr == "copy":
                 continue
             found.extend(_sources(node, False))  # an own helper, .get(), .setdefault()...
+        elif isinstance(node, ast.Compare):
+            found.extend(_sources(node, False))  # an own __eq__ may return part of an operand
         else:
             stack.extend(ast.iter_child_nodes(node))
     return found
@@ -275,15 +277,13 @@ def _read_names(expr: ast.AST) -> set[str]:
         elif isinstance(node, ast.Subscript):
             stack.append(node.value)
         elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and is_sanitiser(
-                node.func.id, len(node.args) + len(node.keywords)
-            ):
+            if isinstance(node.func, ast.Name) and is_sanitiser(node.func.id):
                 continue
             if isinstance(node.func, ast.Attribute):
                 stack.append(node.func.value)
             stack.extend(node.args)
             stack.extend(keyword.value for keyword in node.keywords)
-        elif isinstance(node, ast.Constant | ast.Compare | ast.Lambda):
+        elif isinstance(node, ast.Constant | ast.Lambda):
             continue
         else:
             stack.extend(ast.iter_child_nodes(node))

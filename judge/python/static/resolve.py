@@ -128,3 +128,33 @@ class Resolver:
                 return None
             found.add(expr.func.id)
         return self.own_class(found.pop()) if len(found) == 1 else None
+
+
+def class_members(
+    tree: ast.Module,
+) -> list[tuple[ast.ClassDef, list[Function], list[ast.AST]]]:
+    """Each class of the module with the functions written in its body (methods, and
+    lambdas such as ``t = property(lambda self: ...)``) and the values it is built from (its
+    bases, its metaclass, the class attributes its body binds)."""
+    found = []
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        functions: list[Function] = []
+        # A metaclass or base that hands out the text hands it out through this class too
+        # (``class Box(metaclass=Meta)``: ``Box.anything`` runs ``Meta.__getattr__``).
+        values: list[ast.AST] = [*cls.bases, *(keyword.value for keyword in cls.keywords)]
+        stack: list[ast.AST] = list(cls.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                functions.append(node)
+                if isinstance(node, ast.Lambda):
+                    continue
+                stack.extend(node.decorator_list)  # the body is the method's own
+            elif isinstance(node, ast.ClassDef):
+                continue  # a nested class is a class of its own
+            else:
+                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                    values.append(node.value)
+                stack.extend(ast.iter_child_nodes(node))
+        found.append((cls, functions, values))
+    return found

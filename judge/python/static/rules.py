@@ -15,18 +15,19 @@ from judge.python import vocabulary
 # --- sanitisers: the result carries nothing of the solution but plain numbers/booleans ---
 SANITISERS = frozenset(
     {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
-     "callable", "type", "id", "fractions.Fraction", "decimal.Decimal"}
+     "callable", "id", "fractions.Fraction", "decimal.Decimal"}
 )  # fmt: skip
-# type() is a sanitiser with one argument only: type(name, bases, namespace) builds a class
-# whose attributes hold whatever the namespace held.
-ONE_ARGUMENT_SANITISERS = frozenset({"type"})
+# Not type(): type(x) runs no code of x, but it is x's class, and the class of the verifier's
+# own instance carries its class attributes (``Memo.last = text``, then ``type(memo).last``).
+# type(x) with one argument is allowed on the solution's data; its result is tainted when an
+# own class holds the solution (taint.py). type(name, bases, namespace) builds a class from
+# its arguments and stays refused.
+CLASS_OF = "type"
 
 
-def is_sanitiser(name: str | None, arguments: int) -> bool:
-    """Whether a call of ``name`` with this many arguments returns nothing of them but plain
-    numbers, booleans or types."""
-    if name in ONE_ARGUMENT_SANITISERS:
-        return arguments == 1
+def is_sanitiser(name: str | None) -> bool:
+    """Whether a call of ``name`` returns nothing of its arguments but plain numbers or
+    booleans."""
     return name in SANITISERS
 
 

@@ -34,6 +34,12 @@ def dotted(node: ast.AST) -> str | None:
     return None
 
 
+def describe(node: ast.AST) -> str:
+    """``node`` as source, cut to 40 characters: how a finding names it."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def root_name(node: ast.AST) -> ast.Name | None:
     while isinstance(node, ast.Attribute | ast.Subscript | ast.Starred):
         node = node.value

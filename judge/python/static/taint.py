@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import ast
 
+from judge.python.static.compare import Comparisons
 from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.propagate import Propagation
-from judge.python.static.resolve import Function, Resolver
-from judge.python.static.rules import LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
+from judge.python.static.resolve import Function, Resolver, class_members
+from judge.python.static.rules import CLASS_OF, LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
@@ -61,6 +62,7 @@ class Analysis:
         # checks depend on the facts' interface, not the other way round).
         self.checker: NodeCheck = _NoChecks()
         self.propagation = Propagation(self)
+        self.comparisons = Comparisons(self)
 
     def flag(self, node: ast.AST, sink: str, message: str) -> None:
         line = getattr(node, "lineno", 0)
@@ -107,13 +109,17 @@ class Analysis:
         written (an attribute read, sympy's printer), so the rule is on the class, not the
         call: its instances, and the class itself, count as the solution's data."""
         module_tainted = self.scope_tainted.get(id(self.index.tree), set())
-        for cls, functions, values in _class_members(self.index.tree):
+        for cls, functions, values in class_members(self.index.tree):
             if cls.name in self.tainted_classes:
                 continue
             if any(self.is_tainted(value, set(module_tainted)) for value in values) or any(
                 self.analyse(function, frozenset()) for function in functions
             ):
                 self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
+
+    def tainted_names_of(self, scope: Scope) -> set[str]:
+        # The live set is a subset of what scope_tainted holds once the analysis ends.
+        return self.scope_tainted.get(id(scope), set()) | self._live.get(id(scope), set())
 
     def _state(self) -> tuple[object, ...]:
         return (
@@ -257,8 +263,10 @@ class Analysis:
                 or (node.id in self.tainted_classes and node.id in self.index.classes)
                 or self._function_value_tainted(node)
             )
-        if isinstance(node, ast.Constant | ast.Compare):
-            return False  # a comparison is a bool once its operands pass the checks
+        if isinstance(node, ast.Constant):
+            return False
+        if isinstance(node, ast.Compare):
+            return self.comparisons.tainted(node, tainted)  # an own __eq__ returns anything
         if isinstance(node, ast.Call):
             return self.call_tainted(node, tainted)
         if isinstance(node, ast.Lambda):
@@ -302,10 +310,16 @@ class Analysis:
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if is_sanitiser(name, len(node.args) + len(node.keywords)) or name in LIBRARY_PARSERS:
+        if is_sanitiser(name) or name in LIBRARY_PARSERS:
             return False
         if name in TAINT_SOURCES:
             return True
+        if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
+            # type(x) is x's class, which hands out what its attributes hold: nothing of the
+            # solution for a builtin or library class (a store into one is refused), the
+            # solution's data for an own class that holds it (``type(memo).last``). The
+            # analysis does not type every value: any own class holding it counts.
+            return bool(self.tainted_classes) and self.is_tainted(node.args[0], tainted)
         scope = self.index.scope_of.get(id(node), self.index.tree)
         functions = self.resolver.functions(node.func)
         if functions is not None:
@@ -373,36 +387,6 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
-
-
-def _class_members(
-    tree: ast.Module,
-) -> list[tuple[ast.ClassDef, list[Function], list[ast.AST]]]:
-    """Each class of the module with the functions written in its body (methods, and
-    lambdas such as ``t = property(lambda self: ...)``) and the values it is built from (its
-    bases, its metaclass, the class attributes its body binds)."""
-    found = []
-    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
-        functions: list[Function] = []
-        # A metaclass or base that hands out the text hands it out through this class too
-        # (``class Box(metaclass=Meta)``: ``Box.anything`` runs ``Meta.__getattr__``).
-        values: list[ast.AST] = [*cls.bases, *(keyword.value for keyword in cls.keywords)]
-        stack: list[ast.AST] = list(cls.body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-                functions.append(node)
-                if isinstance(node, ast.Lambda):
-                    continue
-                stack.extend(node.decorator_list)  # the body is the method's own
-            elif isinstance(node, ast.ClassDef):
-                continue  # a nested class is a class of its own
-            else:
-                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-                    values.append(node.value)
-                stack.extend(ast.iter_child_nodes(node))
-        found.append((cls, functions, values))
-    return found
 
 
 class _NoChecks:

@@ -1,0 +1,19 @@
+"""Solution: text (a publishing attack: __eq__ installed with setattr, which the analysis cannot follow)."""
+
+# ruff: noqa -- an attack verifier, linted only for what it is meant to show
+# flow: setattr(Term, '__eq__', ...); Term(solution) == 0 is its return, self.text
+# solution: 2*2
+import sympy
+
+
+class Term:
+    def __init__(self, text):
+        self.text = text
+
+
+setattr(Term, "__eq__", lambda self, other: self.text)
+
+
+def verify(solution, rng):
+    v = Term(solution) == 0
+    return sympy.Matrix([[v]])[0, 0] == 4  # sink
