@@ -5,19 +5,21 @@ placement may not trade with (bulk SQL, the bids' holds in a matching ledger), t
 ``ops`` placements through the deployed services (``market.services.orders``, one CALL
 each). The target: each case's p50 flat to within 2x from 36 to 50 000 such orders.
 
-- ``qty2_bid_over_one_sellers_copies``: one seller rests ``n`` asks of one solution at the
-  best price, another seller an ask at a worse one; a quantity-2 bid takes one copy of the
-  first solution, must pass over the other ``n - 1`` copies of it, and takes the second.
-- ``owners_bid``: a buyer who already owns that solution bids over its ``n`` copies and
-  takes the other seller's ask behind them.
-- ``second_ask``: the seller of those copies places one more ask on the same solution
-  (accepted by today's engine; issue 29 proposes one open ask per solution and seller,
-  which would refuse it). Cancelled, untimed, after each call.
+Since market migration 0015 a solution has at most one open ask (an ask sells any number of
+copies), so the old cases "one seller rests n copies of one solution" (a quantity-2 bid over
+them, a bid from a buyer who owns that solution) cannot be built any more: n non-tradable
+asks now take n distinct ACCEPTED solutions. What is still possible:
+
+- ``second_ask_refused``: a seller whose solution has an open ask places a second ask on it:
+  refused (``market:ask-already-open``) whatever the size of the book (n other asks).
+- ``owners_bid_over_owned_solutions``: a buyer who bought n solutions (one seller's, each
+  with its open ask at the best price, a copy sold to that buyer) bids over their asks and
+  takes another seller's ask behind them.
+- ``bid_over_own_asks``: the seller of those n solutions bids over its own n asks (no
+  self-trade) and takes an ask behind them.
 - ``ask_over_one_buyers_bids``: one buyer rests ``n`` bids at the best price, another
   buyer one below; a quantity-2 ask from a new seller fills the first buyer once, must pass
-  over the buyer's other ``n - 1`` bids, and fills the second buyer.
-- ``bid_over_owners_own_asks``: the seller of the ``n`` copies bids over its own asks (no
-  self-trade) and takes the next seller's ask behind them.
+  over the buyer's other ``n - 1`` bids (a buyer buys a solution once), and fills the second.
 
 It also counts the round trips of a refused placement and of a replayed client order id.
 """
@@ -28,11 +30,10 @@ import time
 from typing import Any
 
 CASES = (
-    "qty2_bid_over_one_sellers_copies",
-    "owners_bid",
-    "second_ask",
+    "second_ask_refused",
+    "owners_bid_over_owned_solutions",
+    "bid_over_own_asks",
     "ask_over_one_buyers_bids",
-    "bid_over_owners_own_asks",
 )
 
 BEST = 100  # the price of the non-tradable orders
@@ -59,9 +60,10 @@ def run_adversarial(sizes: list[int], ops: int, summarise) -> dict[str, Any]:
 
 
 def _run_case(case: str, n: int, ops: int) -> list[float]:
+    from market.exceptions import AskAlreadyOpen
     from market.models import Order, OrderStatus
     from market.money import Currency, Money
-    from market.services.orders import cancel_order, place_ask, place_bid
+    from market.services.orders import place_ask, place_bid
 
     def demo(minor: int) -> Money:
         return Money(minor, Currency.DEMO)
@@ -71,9 +73,10 @@ def _run_case(case: str, n: int, ops: int) -> list[float]:
 
     def timed(call):
         t0 = time.perf_counter()
-        order = call()
-        samples.append(time.perf_counter() - t0)
-        return order
+        try:
+            return call()
+        finally:
+            samples.append(time.perf_counter() - t0)
 
     if case == "ask_over_one_buyers_bids":
         hoarder, other = world.user("hoarder"), world.user("other")
@@ -91,40 +94,32 @@ def _run_case(case: str, n: int, ops: int) -> list[float]:
             assert order.status == OrderStatus.FILLED, (case, order.__dict__)
         return samples
 
-    copies_seller, copies = world.seller("copies")
-    owners = [world.funded(f"owner{i}") for i in range(ops)] if case == "owners_bid" else []
-    if owners:
-        # Each owner buys one copy through the engine before the book is filled.
-        place_ask(seller=copies_seller, solution=copies, price=demo(BEST), quantity=ops)
-        for owner in owners:
-            bought = place_bid(buyer=owner, problem=world.problem, price=demo(BEST), quantity=1)
-            assert bought.status == OrderStatus.FILLED
-    # The first copy can sell ops + 1 times: the qty-2 bids each take one and it stays open.
-    world.rest_asks(copies_seller, copies, n, price=BEST, first_quantity=ops + 1)
+    from market.models import Solution
+
+    many = world.funded("many")
+    solutions = world.rest_solutions_with_asks(many, n, price=BEST)
+    first_solution = Solution.objects.get(pk=solutions[0])
+    buyer = many
+    if case == "owners_bid_over_owned_solutions":
+        buyer = world.funded("owner")
+        world.sell_one_copy_each(seller=many, buyer=buyer, solutions=solutions, price=BEST)
     behind = [world.seller(f"behind{i}") for i in range(ops)]
     for seller, solution in behind:
         place_ask(seller=seller, solution=solution, price=demo(BEHIND), quantity=1)
     world.analyze()
-    for i in range(ops):
-        if case == "second_ask":
-            order = timed(
-                lambda: place_ask(
-                    seller=copies_seller, solution=copies, price=demo(BEST + 50), quantity=1
+    for _ in range(ops):
+        if case == "second_ask_refused":
+            try:
+                timed(
+                    lambda: place_ask(
+                        seller=many, solution=first_solution, price=demo(BEST + 50), quantity=1
+                    )
                 )
-            )
-            assert order.status == OrderStatus.OPEN
-            cancel_order(user=copies_seller, order_id=order.pk)
-            continue
-        if case == "qty2_bid_over_one_sellers_copies":
-            buyer, quantity = world.funded(f"taker{i}"), 2
-        elif case == "owners_bid":
-            buyer, quantity = owners[i], 1
-        else:  # bid_over_owners_own_asks
-            buyer, quantity = copies_seller, 1
+            except AskAlreadyOpen:
+                continue
+            raise AssertionError("a second open ask on one solution was accepted")
         order = timed(
-            lambda b=buyer, q=quantity: place_bid(
-                buyer=b, problem=world.problem, price=demo(300), quantity=q
-            )
+            lambda: place_bid(buyer=buyer, problem=world.problem, price=demo(300), quantity=1)
         )
         assert order.status == OrderStatus.FILLED, (case, order.__dict__)
     open_rows = Order.objects.filter(problem=world.problem, status=OrderStatus.OPEN).count()
@@ -294,6 +289,120 @@ class _World:
                     "first": first_quantity,
                     "count": count,
                 },
+            )
+
+    def rest_solutions_with_asks(self, seller, count: int, *, price: int) -> list[int]:
+        """``count`` ACCEPTED solutions of ``seller``, each with one open ask of ``count`` copies
+        at ``price`` (bulk SQL, as the judge and the engine would have left them)."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                WITH s AS (
+                    INSERT INTO market_solution (problem_id, verifier_version_id, solver_id, text,
+                        sha256, size_bytes, status, pending_reason, judge_attempts,
+                        claim_token, created_at)
+                    SELECT %(problem)s, %(version)s, %(seller)s, 'bulk solution ' || j,
+                           lpad(j::text, 64, '0'), 10, 'accepted', '', 0, '', now()
+                    FROM generate_series(1, %(count)s) AS j
+                    RETURNING id
+                )
+                INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
+                    quantity, remaining, status, solution_id, client_order_id, created_at)
+                SELECT %(problem)s, %(seller)s, 'ask', %(price)s, 'DEMO', %(count)s + 1,
+                       %(count)s + 1, 'open', s.id, NULL, now()
+                FROM s ORDER BY s.id
+                RETURNING solution_id
+                """,
+                {
+                    "problem": self.problem.pk,
+                    "version": self.version.pk,
+                    "seller": seller.pk,
+                    "price": price,
+                    "count": count,
+                },
+            )
+            return sorted(row[0] for row in cursor.fetchall())
+
+    def sell_one_copy_each(self, *, seller, buyer, solutions: list[int], price: int) -> None:
+        """``buyer`` bought one copy of each solution from its open ask (bulk SQL): one filled
+        bid, a trade, its ledger transaction with the buyer's payment and the seller's proceeds
+        (no fee), and the entitlement, per solution; the asks keep the rest of their copies."""
+        from django.db import connection
+
+        from market.models import AccountKind
+        from market.money import Currency
+        from market.services.accounts import grant_demo_credits
+        from market.services.ledger import get_user_accounts
+
+        total = price * len(solutions)
+        grant_demo_credits(user=buyer, amount_minor=total)
+        grant_demo_credits(user=seller, amount_minor=1)  # the seller's available exists
+        accounts = get_user_accounts(
+            keys=[(buyer.pk, AccountKind.AVAILABLE), (seller.pk, AccountKind.AVAILABLE)],
+            currency=Currency.DEMO,
+        )
+        paying = accounts[(buyer.pk, AccountKind.AVAILABLE)].pk
+        proceeds = accounts[(seller.pk, AccountKind.AVAILABLE)].pk
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                WITH bid AS (
+                    INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
+                        quantity, remaining, status, solution_id, client_order_id, created_at,
+                        closed_at)
+                    VALUES (%(problem)s, %(buyer)s, 'bid', %(price)s, 'DEMO', %(count)s, 0,
+                            'filled', NULL, NULL, now(), now())
+                    RETURNING id
+                ), asks AS (
+                    UPDATE market_order AS o SET remaining = o.remaining - 1
+                    WHERE o.problem_id = %(problem)s AND o.side = 'ask' AND o.status = 'open'
+                      AND o.solution_id = ANY (%(solutions)s)
+                    RETURNING o.id, o.solution_id
+                ), txn AS (
+                    INSERT INTO market_ledgertransaction (kind, currency, memo, idempotency_key,
+                        created_at)
+                    SELECT 'trade', 'DEMO', 'bench copy of ' || asks.solution_id, NULL, now()
+                    FROM asks ORDER BY asks.solution_id
+                    RETURNING id, substr(memo, 15)::bigint AS solution_id
+                ), legs AS (
+                    INSERT INTO market_posting (transaction_id, account_id, currency,
+                        amount_minor)
+                    SELECT txn.id, x.account, 'DEMO', x.amount
+                    FROM txn, LATERAL (VALUES (%(paying)s::bigint, -%(price)s::bigint),
+                                              (%(proceeds)s::bigint, %(price)s::bigint))
+                         AS x(account, amount)
+                ), trades AS (
+                    INSERT INTO market_trade (problem_id, bid_id, ask_id, buyer_id, seller_id,
+                        solution_id, price_minor, fee_minor, currency, maker_side,
+                        ledger_transaction_id, created_at)
+                    SELECT %(problem)s, bid.id, asks.id, %(buyer)s, %(seller)s,
+                           asks.solution_id, %(price)s, 0, 'DEMO', 'ask', txn.id, now()
+                    FROM bid, asks JOIN txn ON txn.solution_id = asks.solution_id
+                    RETURNING id, solution_id
+                )
+                INSERT INTO market_entitlement (user_id, solution_id, trade_id, created_at)
+                SELECT %(buyer)s, trades.solution_id, trades.id, now() FROM trades
+                """,
+                {
+                    "problem": self.problem.pk,
+                    "buyer": buyer.pk,
+                    "seller": seller.pk,
+                    "price": price,
+                    "count": len(solutions),
+                    "solutions": solutions,
+                    "paying": paying,
+                    "proceeds": proceeds,
+                },
+            )
+            cursor.execute(
+                "UPDATE market_account SET balance_minor = balance_minor + %s WHERE id = %s",
+                [-total, paying],
+            )
+            cursor.execute(
+                "UPDATE market_account SET balance_minor = balance_minor + %s WHERE id = %s",
+                [total, proceeds],
             )
 
     def analyze(self) -> None:

@@ -265,13 +265,6 @@ def one_round(world, services, timings, rested, rng, i) -> None:
         ),
     )
     assert order.status == OrderStatus.FILLED
-    seller, solution = world["sellers"][(i + 1) % len(world["sellers"])]
-    place_ask(
-        seller=seller,
-        solution=solution,
-        price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
-        quantity=1,
-    )
     seller, solution = world["sellers"][i % len(world["sellers"])]
     order = timed(
         "sell_into_best_bid",
@@ -280,6 +273,13 @@ def one_round(world, services, timings, rested, rng, i) -> None:
         ),
     )
     assert order.status == OrderStatus.FILLED, ("sell_into_best_bid", services, order.__dict__)
+    # The same solution again, now that its ask is filled (one open ask per solution).
+    place_ask(
+        seller=seller,
+        solution=solution,
+        price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
+        quantity=1,
+    )
 
 
 def count_statements() -> dict[str, dict[str, int]]:
@@ -368,6 +368,7 @@ def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch
         for b in range(books)
     ]
     url = _scratch_url(scratch)
+    per_client = client_ops // 4 + 1
     result = {"book_size": size, "books": books, "clients": clients}
     for name in ENGINES:
         procs = []
@@ -378,7 +379,14 @@ def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch
                 "problem": world["problem"].pk,
                 "maker": world["client_makers"][client].pk,
                 "takers": [u.pk for u in world["client_takers"][client][name]],
-                "sellers": [(s.pk, sol.pk) for s, sol in world["sellers"]],
+                # Sellers of this client and engine alone: each sells into the best bid and
+                # then re-asks its solution (one open ask per solution), once.
+                "sellers": [
+                    (s.pk, sol.pk)
+                    for s, sol in world["sellers"][
+                        (client * len(ENGINES) + ENGINES.index(name)) * per_client :
+                    ][:per_client]
+                ],
                 "ops": client_ops,
                 "seed": client,
             }
@@ -451,7 +459,7 @@ def run_worker(spec: dict) -> None:
     assert sys.stdin.readline().strip() == "go"
     started = time.time()
     for i in range(spec["ops"]):
-        seller, solution = sellers[rng.randrange(len(sellers))]
+        seller, solution = sellers[(i // 4) % len(sellers)]
         step = i % 4
         if step == 0:
             call = lambda: place_bid(  # noqa: E731
@@ -465,16 +473,16 @@ def run_worker(spec: dict) -> None:
             call = lambda: place_bid(  # noqa: E731
                 buyer=taker, problem=problem, price=Money(9_999, Currency.DEMO), quantity=1
             )
-        elif step == 2:
+        elif step == 2:  # sell into the best bid, then re-ask the same solution
+            call = lambda: place_ask(  # noqa: E731
+                seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
+            )
+        else:
             call = lambda: place_ask(  # noqa: E731
                 seller=seller,
                 solution=solution,
                 price=Money(rng.randint(5_000, 8_999), Currency.DEMO),
                 quantity=1,
-            )
-        else:
-            call = lambda: place_ask(  # noqa: E731
-                seller=seller, solution=solution, price=Money(1, Currency.DEMO), quantity=1
             )
         t0 = time.perf_counter()
         call()
@@ -517,6 +525,9 @@ def build_book(
     # A seller sells into the best bid once per timed call: with as many sellers as calls, no
     # seller comes back to a book whose remaining bids all own its solution already.
     n_sellers = max(SELLERS, ops)
+    if takers_per_client is not None:  # one slice of sellers per client and engine
+        clients, client_ops = takers_per_client
+        n_sellers = max(n_sellers, clients * len(ENGINES) * (client_ops // 4 + 1))
     with transaction.atomic():
         author = user_model.objects.create_user(username=f"{tag}-author")
         problem = Problem.objects.create(
@@ -596,20 +607,31 @@ def build_book(
                     "count": bids,
                 },
             )
-            # Resting asks: ask j sells solution j % n_sellers, 1..5 copies, at 5 000..8 999.
+            # Resting asks: ask j sells a solution of its own (one open ask per solution) of
+            # seller j % n_sellers, 1..5 copies, at 5 000..8 999. The sellers' solutions above
+            # have no ask: the timed calls sell them.
             cursor.execute(
                 """
+                WITH book AS (
+                    INSERT INTO market_solution (problem_id, verifier_version_id, solver_id,
+                        text, sha256, size_bytes, status, pending_reason, judge_attempts,
+                        claim_token, created_at)
+                    SELECT %(problem)s, %(version)s,
+                           (%(sellers)s::bigint[])[1 + j %% %(n_sellers)s], 'book ' || j,
+                           'b' || lpad(j::text, 63, '0'), 10, 'accepted', '', 0, '', now()
+                    FROM generate_series(0, %(count)s - 1) AS j
+                    RETURNING id, solver_id, substr(text, 6)::bigint AS j
+                )
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
                     quantity, remaining, status, solution_id, client_order_id, created_at)
-                SELECT %(problem)s, (%(sellers)s::bigint[])[1 + j %% %(n_sellers)s], 'ask',
-                       5000 + (j * 7919) %% 4000, 'DEMO', 1 + j %% 5, 1 + j %% 5, 'open',
-                       (%(solutions)s::bigint[])[1 + j %% %(n_sellers)s], NULL, now()
-                FROM generate_series(0, %(count)s - 1) AS j
+                SELECT %(problem)s, book.solver_id, 'ask', 5000 + (book.j * 7919) %% 4000,
+                       'DEMO', 1 + book.j %% 5, 1 + book.j %% 5, 'open', book.id, NULL, now()
+                FROM book ORDER BY book.j
                 """,
                 {
                     "problem": problem.pk,
+                    "version": version.pk,
                     "sellers": [s.pk for s in sellers],
-                    "solutions": [s.pk for s in solutions],
                     "n_sellers": n_sellers,
                     "count": asks,
                 },

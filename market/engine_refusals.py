@@ -28,7 +28,7 @@ from market.exceptions import (
 )
 from market.money import Money, format_minor
 from market.payments.exceptions import UsdDisabled
-from market.services.order_checks import check_ask_solution
+from market.services.order_checks import ask_already_open, check_ask_solution
 
 PREFIX = "formalmarket:"
 
@@ -94,6 +94,7 @@ REFUSALS: dict[str, Callable[[str, Money | None], DomainError]] = {
     "usd-disabled": lambda detail, price: UsdDisabled(USD_DISABLED),
     "no-such-solution": lambda detail, price: _solution(None),
     "solution-not-accepted": lambda detail, price: _solution(detail),
+    "ask-already-open": lambda detail, price: ask_already_open(int(detail)),
     "currency-mismatch": _currency_mismatch,
     "insufficient-funds": _insufficient_funds,
 }

@@ -23,6 +23,13 @@ class InvalidOrder(UserError):
     code = "market:invalid-order"
 
 
+class AskAlreadyOpen(UserError):
+    """The seller already has an open ask on this solution: one ask sells any number of copies."""
+
+    code = "market:ask-already-open"
+    http_status = 409
+
+
 class SolutionNotAccepted(UserError):
     code = "market:solution-not-accepted"
     http_status = 409

@@ -69,6 +69,13 @@ class Order(models.Model):
                 condition=~Q(status=OrderStatus.FILLED) | Q(remaining=0),
                 name="order_filled_has_none_left",
             ),
+            # One open ask per solution, and so per seller (an ask's owner is the solution's
+            # solver): an ask sells any number of copies (docs/market.md, "Order semantics").
+            models.UniqueConstraint(
+                fields=["solution"],
+                condition=Q(status=OrderStatus.OPEN, side=OrderSide.ASK),
+                name="order_one_open_ask_per_solution",
+            ),
             models.UniqueConstraint(
                 fields=["owner", "client_order_id"],
                 condition=Q(client_order_id__isnull=False),

@@ -12,7 +12,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 
-from market.exceptions import ClientOrderIdReused, InvalidOrder, NotFound, SolutionNotAccepted
+from market.exceptions import (
+    AskAlreadyOpen,
+    ClientOrderIdReused,
+    InvalidOrder,
+    NotFound,
+    SolutionNotAccepted,
+)
 from market.models import Order, OrderSide, Problem, SolutionStatus
 from market.money import Money, format_minor
 
@@ -32,7 +38,9 @@ SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
        (SELECT o.id FROM market_order o
          WHERE o.owner_id = %s AND o.client_order_id = %s LIMIT 1),
        (SELECT s.status FROM market_solution s
-         WHERE s.id = %s AND s.solver_id = %s AND s.problem_id = p.id)
+         WHERE s.id = %s AND s.solver_id = %s AND s.problem_id = p.id),
+       (SELECT o.id FROM market_order o
+         WHERE o.solution_id = %s AND o.side = 'ask' AND o.status = 'open')
 FROM market_problem p WHERE p.id = %s
 """
 
@@ -46,23 +54,36 @@ def lock_problem_for_placement(
     constraint and the problem lock make this read final for this problem).
     ``ask_solution_status``: the status of ``solution_id`` if it is the owner's solution of
     this problem (the ledger trigger re-checks ACCEPTED when the ask is inserted).
+    ``open_ask_id``: the open ask on ``solution_id``, if any (one open ask per solution; the
+    partial unique index order_one_open_ask_per_solution re-checks it).
     Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
     """
     with connection.cursor() as cursor:
         cursor.execute(
             _PLACEMENT_LOCK_SQL + " FOR NO KEY UPDATE OF p",
-            [owner_id, client_order_id, solution_id, owner_id, problem_id],
+            [owner_id, client_order_id, solution_id, owner_id, solution_id, problem_id],
         )
         row = cursor.fetchone()
     if row is None:
         raise Problem.DoesNotExist
-    pk, status, currency, is_demo, title, slug, replayed_order_id, ask_solution_status = row
+    (
+        pk,
+        status,
+        currency,
+        is_demo,
+        title,
+        slug,
+        replayed_order_id,
+        ask_solution_status,
+        open_ask_id,
+    ) = row
     problem = Problem(
         pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
     )
     problem._state.adding = False
     problem.replayed_order_id = replayed_order_id  # type: ignore[attr-defined]
     problem.ask_solution_status = ask_solution_status  # type: ignore[attr-defined]
+    problem.open_ask_id = open_ask_id  # type: ignore[attr-defined]
     return problem
 
 
@@ -114,3 +135,13 @@ def check_ask_solution(status: str | None) -> None:
         raise SolutionNotAccepted(
             f"only an ACCEPTED solution can be offered for sale; this one is {status}"
         )
+
+
+def ask_already_open(open_ask_id: int) -> AskAlreadyOpen:
+    """The refusal of a second open ask on one solution (both engines say it this way)."""
+    return AskAlreadyOpen(
+        f"You already have an open ask on this solution (order {open_ask_id}), and one ask "
+        "sells any number of copies. To change its price or quantity, cancel that ask and "
+        "place a new one.",
+        fields={"solution": [f"already has your open ask {open_ask_id}"]},
+    )

@@ -3,7 +3,8 @@
 Rules (DESIGN.md, "Market and money"):
 - a trade happens at the resting (maker) order's price; a taker bid keeps the improvement;
 - a bid buys one copy each of up to ``quantity`` distinct solutions; an ask sells
-  ``quantity`` copies of one ACCEPTED solution of its owner;
+  ``quantity`` copies of one ACCEPTED solution of its owner, and a solution has at most one
+  open ask (a second is refused: ``market:ask-already-open``);
 - no one trades with themselves, and no buyer buys the same solution twice: such resting
   orders are passed over (they keep their place), so the book is never crossed between
   orders that could legally trade; orders in another currency never trade;
@@ -19,7 +20,7 @@ Where the rules live. On PostgreSQL (every deployment and the test suite) the en
 database functions, ``market_place_order`` and ``market_cancel_order``, created by
 ``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
 ``0006_engine_v2.py`` (``market_place_order``'s current text: ``migrations/sql/
-0014_place_order.sql``, migration 0014): each placement or cancel is ONE statement,
+0015_place_order.sql``, migration 0015): each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
 (``0008_engine_durable_ack.py``) that commits the placement without holding the book

@@ -33,9 +33,19 @@ def big_book():
         for market in markets:
             solution = market.accepted()
             # Half bids, half asks; three orders in four are closed, as in a book that has
-            # traded for a while. Written in SQL: the ORM would take seconds for this.
+            # traded for a while. Each ask sells a solution of its own (one open ask per
+            # solution, migration 0015). Written in SQL: the ORM would take seconds for this.
             cursor.execute(
                 """
+                WITH sol AS (
+                    INSERT INTO market_solution (problem_id, verifier_version_id, solver_id,
+                        text, sha256, size_bytes, status, pending_reason, judge_attempts,
+                        claim_token, created_at)
+                    SELECT %(problem)s, %(version)s, %(seller)s, i::text,
+                           lpad(i::text, 64, '0'), 10, 'accepted', '', 0, '', now()
+                    FROM generate_series(0, %(count)s - 1, 2) AS i
+                    RETURNING id, text::integer AS i
+                )
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
                     quantity, remaining, status, solution_id, client_order_id, created_at)
                 SELECT %(problem)s,
@@ -43,15 +53,15 @@ def big_book():
                        CASE WHEN i %% 2 = 1 THEN 'bid' ELSE 'ask' END,
                        100 + (i * 7919) %% 5000, 'DEMO', 1, 1,
                        CASE WHEN i %% 4 < 2 THEN 'open' ELSE 'cancelled' END,
-                       CASE WHEN i %% 2 = 1 THEN NULL ELSE %(solution)s END,
-                       NULL, now()
-                FROM generate_series(0, %(count)s - 1) AS i
+                       sol.id, NULL, now()
+                FROM generate_series(0, %(count)s - 1) AS i LEFT JOIN sol USING (i)
+                ORDER BY i
                 """,
                 {
                     "problem": market.problem.pk,
+                    "version": market.version.pk,
                     "buyer": buyer.pk,
                     "seller": solution.solver_id,
-                    "solution": solution.pk,
                     "count": PER_PROBLEM,
                 },
             )

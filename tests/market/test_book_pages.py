@@ -4,7 +4,8 @@ same as on one page (price-time priority, passed-over orders skipped, never re-r
 The differential test's streams never hold more than 64 orders on a side, so the pages after
 the first are tested here: an ask passing over one buyer's 199 bids at two prices, with the
 page boundaries falling inside a price's run (the rest of the run, then the lower prices:
-migration 0014_engine_bid_page_two_ranges), and a bid passing over one seller's copies.
+migration 0014_engine_bid_page_two_ranges), and a bid passing over 150 asks of its owner's
+own solutions (one open ask per solution since migration 0015).
 """
 
 from __future__ import annotations
@@ -44,20 +45,26 @@ def test_an_ask_past_several_pages_of_one_buyers_bids_fills_in_price_time_order(
     assert_market_invariants()
 
 
-def test_a_bid_past_several_pages_of_one_sellers_copies_takes_the_next_solution(market, engine):
+def test_a_bid_past_several_pages_of_its_owners_asks_fills_in_price_time_order(market, engine):
+    """One open ask per solution (migration 0015): the asks a bid passes over are those of
+    distinct solutions, here 150 of the bidder's own, with legal asks before, inside the run
+    at the same price (past two page boundaries) and behind it."""
     from market.services.orders import place_ask, place_bid
 
-    copies = market.accepted()
-    first = place_ask(seller=copies.solver, solution=copies, price=demo(100), quantity=1)
+    me = funded(100_000)
+    early = market.accepted()
+    first = place_ask(seller=early.solver, solution=early, price=demo(100), quantity=1)
     for _ in range(150):
-        place_ask(seller=copies.solver, solution=copies, price=demo(100), quantity=1)
+        place_ask(seller=me, solution=market.accepted(solver=me), price=demo(100), quantity=1)
+    late = market.accepted()
+    inside = place_ask(seller=late.solver, solution=late, price=demo(100), quantity=1)
     other = market.accepted()
     behind = place_ask(seller=other.solver, solution=other, price=demo(200), quantity=1)
-    buyer = funded()
 
-    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=2)
+    bid = place_bid(buyer=me, problem=market.problem, price=demo(300), quantity=3)
 
     assert bid.status == OrderStatus.FILLED
     trades = list(Trade.objects.order_by("id").values_list("ask_id", "price_minor"))
-    assert trades == [(first.pk, 100), (behind.pk, 200)]
+    assert trades == [(first.pk, 100), (inside.pk, 100), (behind.pk, 200)]
+    assert Order.objects.filter(owner=me, side="ask", status=OrderStatus.OPEN).count() == 150
     assert_market_invariants()

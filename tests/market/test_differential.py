@@ -3,7 +3,8 @@
 The reference below knows nothing of indexes, chunks, locks or the ledger. For each incoming
 order it looks at every open order of the other side, keeps those that cross and may legally
 trade (not the same owner; the buyer does not own a copy of that solution yet), takes the best
-by price then age, trades one copy at the resting order's price, and starts over. On random
+by price then age, trades one copy at the resting order's price, and starts over. An ask on a
+solution that already has an open ask is refused (one open ask per solution and seller). On random
 order streams (hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
 Both engines are held to it: the database's functions (the product's engine) and the Python
@@ -19,7 +20,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from market.exceptions import DomainError, InsufficientFunds, OrderNotOpen
+from market.exceptions import AskAlreadyOpen, DomainError, InsufficientFunds, OrderNotOpen
 from market.models import AccountKind, Order, Trade
 from market.services.accounts import grant_demo_credits
 from market.services.orders import cancel_order, place_ask, place_bid
@@ -30,7 +31,9 @@ from tests.market.helpers import assert_market_invariants, balance
 pytestmark = pytest.mark.django_db
 
 USERS = 4
-SOLUTIONS = 5  # solution i belongs to user i % USERS
+# Solution i belongs to user i % USERS. 8, not 5, since one open ask per solution: as many
+# asks rest as before the rule, and each user still sells two solutions.
+SOLUTIONS = 8
 FEE_BPS = 500  # pinned by tests/market/conftest.py
 
 
@@ -55,6 +58,11 @@ class Reference:
     owned: set[tuple[int, int]] = dataclasses.field(default_factory=set)
 
     def place(self, owner: int, side: str, price: int, quantity: int, solution: int | None):
+        if side == "ask":
+            # One open ask per solution (and so per seller): a second is refused.
+            for o in self.orders:
+                if o.side == "ask" and o.status == "open" and o.solution == solution:
+                    return ("ask-already-open", o.seq)
         if side == "bid":
             if self.available[owner] < price * quantity:
                 return "insufficient"
@@ -170,7 +178,14 @@ def run_stream(fundings, stream):
             except InsufficientFunds:
                 assert expected == "insufficient"
                 continue
+            except AskAlreadyOpen as error:
+                assert isinstance(expected, tuple), error.code
+                code, seq = expected
+                assert code == "ask-already-open"
+                assert error.fields == {"solution": [f"already has your open ask {orders[seq].pk}"]}
+                continue
             assert expected != "insufficient"
+            assert not isinstance(expected, tuple), expected
             orders.append(got)
         else:
             if not orders:

@@ -31,6 +31,7 @@ DETAILS = {
     "solution-not-accepted": "rejected",
     "currency-mismatch": "USD",
     "insufficient-funds": "500 120",
+    "ask-already-open": "451",
 }
 # The HTTP status of each code's error (docs/market.md, "Services").
 STATUS = {
@@ -43,6 +44,7 @@ STATUS = {
     "usd-disabled": 403,
     "currency-mismatch": 400,
     "insufficient-funds": 402,
+    "ask-already-open": 409,
 }
 
 

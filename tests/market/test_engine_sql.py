@@ -127,9 +127,9 @@ def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_
 
 
 def test_the_live_place_order_is_the_text_of_its_sql_file():
-    """The migrated database runs what migrations/sql/0014_place_order.sql says, and with the
+    """The migrated database runs what migrations/sql/0015_place_order.sql says, and with the
     settings the file states (the body is stored verbatim in pg_proc.prosrc)."""
-    path = Path(orders.__file__).resolve().parent.parent / "migrations/sql/0014_place_order.sql"
+    path = Path(orders.__file__).resolve().parent.parent / "migrations/sql/0015_place_order.sql"
     text = path.read_text()
     body = text[text.index("AS $$\n") + len("AS $$") : text.rindex("$$;")]
     with connection.cursor() as cursor:

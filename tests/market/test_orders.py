@@ -10,6 +10,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from market.exceptions import (
+    AskAlreadyOpen,
     ClientOrderIdReused,
     CurrencyMismatch,
     DomainError,
@@ -606,23 +607,61 @@ def test_a_bid_buys_distinct_solutions(market):
     assert_market_invariants()
 
 
-def test_a_bid_passes_over_a_second_ask_on_a_solution_it_just_bought(market):
+def test_a_second_open_ask_on_one_solution_is_refused_and_names_the_open_one(market):
+    """One open ask per solution and seller (docs/market.md): an ask already sells any number
+    of copies. The refusal changes nothing; once the ask is cancelled or filled, a new one
+    is accepted."""
     solution = market.accepted()
-    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
-    place_ask(seller=solution.solver, solution=solution, price=demo(110), quantity=1)
-    buyer = funded()
-    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=2)
+    seller = solution.solver
+    first = place_ask(seller=seller, solution=solution, price=demo(100), quantity=2)
+    before = snapshot()
+    with pytest.raises(AskAlreadyOpen) as refused:
+        place_ask(seller=seller, solution=solution, price=demo(110), quantity=1)
+    assert refused.value.code == "market:ask-already-open"
+    assert refused.value.http_status == 409
+    assert f"order {first.pk}" in refused.value.message
+    assert "cancel that ask" in refused.value.message
+    assert refused.value.fields == {"solution": [f"already has your open ask {first.pk}"]}
+    assert snapshot() == before
+    # A quantity-2 bid buys one copy: it counts distinct solutions.
+    bid = place_bid(buyer=funded(), problem=market.problem, price=demo(200), quantity=2)
     assert Trade.objects.count() == 1 and (bid.remaining, bid.status) == (1, "open")
+    cancel_order(user=seller, order_id=first.pk)
+    second = place_ask(seller=seller, solution=solution, price=demo(300), quantity=1)
+    assert second.status == "open"
+    # Filled, it frees the solution for another ask.
+    place_bid(buyer=funded(), problem=market.problem, price=demo(300), quantity=1)
+    third = place_ask(seller=seller, solution=solution, price=demo(400), quantity=1)
+    assert third.status == "open"
     assert_market_invariants()
 
 
+def test_the_database_refuses_a_second_open_ask_on_one_solution(market):
+    """The partial unique index backs the engine's check, whoever writes the row."""
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(100), quantity=1)
+    row = {
+        "problem": market.problem,
+        "owner": solution.solver,
+        "side": "ask",
+        "price_minor": 120,
+        "currency": Currency.DEMO,
+        "quantity": 1,
+        "remaining": 1,
+        "solution": solution,
+    }
+    with pytest.raises(IntegrityError, match="order_one_open_ask_per_solution"):
+        with transaction.atomic():
+            Order.objects.create(**row)
+    Order.objects.create(**{**row, "status": OrderStatus.CANCELLED})  # closed ones: any number
+
+
 def test_a_bid_scans_past_many_orders_it_may_not_trade_with(market):
-    """More passed-over asks than one chunk of the engine's scan (64)."""
-    mine = market.accepted()
-    me = mine.solver
-    grant_demo_credits(user=me, amount_minor=10_000)
+    """More passed-over asks than one chunk of the engine's scan (64): 70 solutions of the
+    bidder's own, one ask each."""
+    me = funded(10_000)
     for _ in range(70):
-        place_ask(seller=me, solution=mine, price=demo(100), quantity=1)
+        place_ask(seller=me, solution=market.accepted(solver=me), price=demo(100), quantity=1)
     other = market.accepted()
     target = place_ask(seller=other.solver, solution=other, price=demo(100), quantity=1)
     place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=1)
@@ -632,11 +671,9 @@ def test_a_bid_scans_past_many_orders_it_may_not_trade_with(market):
 
 def test_the_scan_keeps_price_time_order_across_chunks(market):
     """70 asks to pass over at rising prices (two chunks), with legal asks inside the run."""
-    mine = market.accepted()
-    me = mine.solver
-    grant_demo_credits(user=me, amount_minor=10_000)
+    me = funded(10_000)
     for price in range(100, 170):
-        place_ask(seller=me, solution=mine, price=demo(price), quantity=1)
+        place_ask(seller=me, solution=market.accepted(solver=me), price=demo(price), quantity=1)
     later = market.accepted()
     at_150 = place_ask(seller=later.solver, solution=later, price=demo(150), quantity=1)
     early = market.accepted()

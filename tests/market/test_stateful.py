@@ -28,6 +28,7 @@ from hypothesis.stateful import (
 
 from judge.verdict import Outcome, Reason, Verdict
 from market.exceptions import (
+    AskAlreadyOpen,
     ClientOrderIdReused,
     DomainError,
     InsufficientFunds,
@@ -35,7 +36,7 @@ from market.exceptions import (
     OrderNotOpen,
     SolutionNotAccepted,
 )
-from market.models import AccountKind, Order, OrderSide, Trade
+from market.models import AccountKind, Order, OrderSide, OrderStatus, Trade
 from market.services.accounts import grant_demo_credits
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import record_verdict
@@ -167,6 +168,8 @@ class MarketMachine(RuleBasedStateMachine):
         expected = self._expected_replay(seller, client_order_id, params)
         if expected is None and solution.status != "accepted":
             expected = SolutionNotAccepted
+        if expected is None and self._has_open_ask(solution):
+            expected = AskAlreadyOpen  # one open ask per solution and seller
         self._place(
             expected,
             seller,
@@ -226,6 +229,13 @@ class MarketMachine(RuleBasedStateMachine):
         assert_market_invariants()
 
     # --- helpers ---------------------------------------------------------------------------
+
+    def _has_open_ask(self, solution) -> bool:
+        return any(
+            o.solution_id == solution.pk
+            and Order.objects.filter(pk=o.pk, status=OrderStatus.OPEN).exists()
+            for o in self.orders
+        )
 
     def _expected_replay(self, user, client_order_id, params):
         if client_order_id is None:

@@ -245,7 +245,9 @@ class FormalMarketClient:
         """Offer ``quantity`` copies of your ACCEPTED solution, per copy at ``price_minor``
         (an int of minor units: 1000 is 10.00 DEMO; or a :class:`Money`) or at ``price`` (a
         decimal string in major units, ``"10.00"``, with ``currency``). Never both; a
-        string, float or bool as ``price_minor`` is refused before anything is sent."""
+        string, float or bool as ``price_minor`` is refused before anything is sent.
+        A solution has one open ask at a time: while one is open the server refuses another
+        with ``market:ask-already-open`` (cancel it to change its price or quantity)."""
         solution_id = _id(solution)
         minor, currency = resolve_price(price_minor, price=price, currency=currency)
         quantity = strict_quantity(quantity)

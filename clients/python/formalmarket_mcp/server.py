@@ -236,7 +236,9 @@ def build_server(
         "price_minor (integer minor units: 10.00 DEMO is 1000) or at price (a decimal "
         'string in major units, "10.00") with currency, in the problem\'s currency. If a '
         "bid at or above that price exists, it sells at once at the bid's price; a fee is "
-        "taken from each sale. " + MONEY_RULES
+        "taken from each sale. A solution has one open ask at a time (it sells any number "
+        "of copies): to change its price or quantity, cancel_order the open ask first, else "
+        "market:ask-already-open. " + MONEY_RULES
     )
     def list_ask(
         solution_id: int,

@@ -42,6 +42,7 @@ from market.payments.services.proceeds import hold_trade_proceeds, proceeds_acco
 from market.payments.stripe_client import usd_enabled
 from market.services.ledger import get_system_account
 from market.services.order_checks import (
+    ask_already_open,
     check_ask_solution,
     lock_problem_for_placement,
     replay_order,
@@ -187,6 +188,8 @@ def _place_locked(
         raise UsdDisabled(USD_DISABLED)
     if side == OrderSide.ASK:
         check_ask_solution(problem.ask_solution_status)
+        if problem.open_ask_id is not None:
+            raise ask_already_open(problem.open_ask_id)
 
     fills = plan_fills(
         owner_id=owner_id,
