@@ -90,6 +90,7 @@ def capture() -> None:
         if type(obj) is types.FunctionType and not _made_at_run_time(obj.__code__):
             collect(obj.__code__, _LIBRARY)
     _capture_guard()
+    _ROOTS.extend(root for root in sys.path if root.endswith(("site-packages", SITE)))
     _state["captured"] = True
 
 
@@ -138,15 +139,16 @@ COMPILE_BYTECODE = _external._compile_bytecode.__code__
 _IMPORTERS = (_bootstrap._load_unlocked.__code__, _bootstrap._exec.__code__)
 
 
+# The folders of the standard library and of the allowed libraries (read-only in the sandbox),
+# read from sys.path by ``capture`` (a verifier may append to sys.path afterwards).
+_ROOTS: list[str] = []
+
+
 def library_path(path: object) -> bool:
-    """A file of the standard library or of the allowed libraries (read-only in the sandbox)."""
+    """A file of the standard library or of the allowed libraries."""
     if type(path) is not str or "/../" in path or "/./" in path:
         return False
-    if path.startswith(STDLIB):
-        return True
-    return any(
-        root.endswith(("site-packages", SITE)) and path.startswith(root + "/") for root in sys.path
-    )
+    return path.startswith(STDLIB) or any(path.startswith(root + "/") for root in _ROOTS)
 
 
 def _read(path: str) -> bytes:

@@ -243,3 +243,43 @@ def test_marshal_from_a_finder_of_the_verifier_is_refused_inside_a_library_impor
     assert "xml.dom.minicompat" in seen  # asked from inside xml.dom.minidom's body
     assert [name for name, message in seen.items() if message is None] == []
     assert result["refusal"] is not None
+
+
+def test_code_named_like_the_guard_a_factory_or_importlib_is_not_theirs() -> None:
+    # compile() names a code object whatever its caller says; the guard, the factories and the
+    # import system are code objects captured before arming, and library code is what was
+    # captured (or a module body equal to its library file), whatever a code object's name.
+    result = _run(
+        """
+        import collections, dataclasses, importlib._bootstrap as bootstrap
+        text = RUNTIME(["answer = ", "17"])
+        forged = {}
+        for name, source, path in (
+            ("_create_fn", "def _create_fn(text):\\n    exec(text, {})\\n", dataclasses.__file__),
+            ("namedtuple", "def namedtuple(text):\\n    exec(text, {})\\n", collections.__file__),
+            ("_call_with_frames_removed", "def _call_with_frames_removed(text):\\n    exec(text, {})\\n",
+             "<frozen importlib._bootstrap>"),
+            ("_check_compile", "def _check_compile(text):\\n    exec(text, {})\\n", guard.__file__),
+        ):
+            scope = {}
+            exec(compile(source, path, "exec"), scope)  # a literal: admitted
+            forged[name] = scope[name]
+        outcome = {name: attempt(lambda f=f: f(text)) for name, f in forged.items()}
+        # Called by the genuine namedtuple in place of eval, named like the guard's code (which
+        # the walk skips): the compile's caller is that function, not namedtuple.
+        scope = {"TEXT": text}
+        exec(compile("def _check_compile(source, namespace):\\n    exec(TEXT, {})\\n"
+                     "    return eval(source, namespace)\\n",
+                     guard.__file__, "exec"), scope)
+        collections.eval = scope["_check_compile"]
+        outcome["a guard-named function below namedtuple"] = attempt(
+            lambda: collections.namedtuple("P", "a b"))
+        print(json.dumps({"outcome": outcome, "refusal": guard.refusal()}))
+        """
+    )
+
+    outcome = result["outcome"]
+    assert isinstance(outcome, dict)
+    assert len(outcome) == 5
+    assert [name for name, message in outcome.items() if message is None] == []
+    assert result["refusal"] is not None
