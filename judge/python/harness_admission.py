@@ -70,8 +70,10 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
     )
 
 
-# sympy_parser's own transformations (identity), set by ``install_text_entries``.
+# sympy_parser's own transformations (identity), and its live table that a str
+# (``transformations="all"``) selects from, set by ``install_text_entries``.
 _OWN_TRANSFORMATIONS: dict[int, object] = {}
+_PARSER_TABLE: list[dict[int, object]] = []
 
 
 def _parses_its_own_way(entry: str, args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
@@ -85,18 +87,15 @@ def _parses_its_own_way(entry: str, args: tuple[object, ...], kwargs: dict[str, 
     if entry == "sympify":
         return type(given("locals", 0)) in (type(None), dict)
     transformations = given("transformations", 1, ())
+    if type(transformations) is str:  # a slice of the table, whose items can be replaced
+        transformations = tuple(_PARSER_TABLE[0].values()) if _PARSER_TABLE else None
     return (
         type(given("local_dict", 0)) in (type(None), dict)
         and type(given("global_dict", 2)) in (type(None), dict)
-        and (
-            type(transformations) is str
-            or (
-                type(transformations) in (tuple, list)
-                and all(
-                    _OWN_TRANSFORMATIONS.get(id(t)) is t
-                    for t in transformations  # type: ignore[attr-defined]
-                )
-            )
+        and type(transformations) in (tuple, list)
+        and all(
+            _OWN_TRANSFORMATIONS.get(id(t)) is t
+            for t in transformations  # type: ignore[attr-defined]
         )
     )
 
@@ -337,6 +336,7 @@ def install_text_entries() -> None:
 
     for transformation in (*sympy_parser._transformation.values(), sympy_parser.split_symbols):
         _OWN_TRANSFORMATIONS[id(transformation)] = transformation
+    _PARSER_TABLE.append(sympy_parser._transformation)
     sympify = text_entry(sympify_module.sympify, "sympify")
     replacements: dict[int, object] = {
         id(sympify_module.sympify): sympify,

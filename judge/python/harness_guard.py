@@ -295,12 +295,27 @@ def _event(event: str, args: tuple[object, ...]) -> None:
     elif _state["armed"]:
         if event == "compile":
             _check_compile(args[0])
-        elif event == _SETATTR_EVENT and not (len(args) > 1 and args[1] == "__code__"):
+        elif event == _SETATTR_EVENT and not _makes_code(args):
             return  # another attribute: no code is made
         elif not harness_library.importing_a_library(_outside_guard()):
-            # __code__ assigned, _ARMED_REFUSED_EVENTS, ctypes.*
-            what = "assigning a function's __code__" if event == _SETATTR_EVENT else event
+            # __code__ assigned, a library function's defaults, _ARMED_REFUSED_EVENTS, ctypes.*
+            what = f"assigning a function's {args[1]}" if event == _SETATTR_EVENT else event
             raise _refuse(f"{what} is not allowed in a verifier")
+
+
+def _makes_code(args: tuple[object, ...]) -> bool:
+    """An ``object.__setattr__`` event that changes what code runs: any function's
+    ``__code__``, or the defaults of a library function (``parse_expr.__defaults__`` holds the
+    transformations it applies when none are given; the verifier's own defaults are its own)."""
+    name = args[1] if len(args) > 1 else None
+    if name == "__code__":
+        return True
+    target = args[0]
+    return (
+        name in ("__defaults__", "__kwdefaults__")
+        and type(target) is types.FunctionType
+        and harness_library.library_code(target.__code__)
+    )
 
 
 _HANDLED = frozenset(
