@@ -347,6 +347,9 @@ def _zygote() -> None:
     except Exception as exc:  # noqa: BLE001
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)
+    # Which code is library code, the factories and the import system's functions, by
+    # identity, now that every preloaded and warmed module exists and before any verifier.
+    guard.capture()
     guard.reset()
     gc.collect()
     # Objects that exist now are never collected; children then do not touch (and copy) the

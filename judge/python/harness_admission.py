@@ -18,11 +18,9 @@ from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
     from judge.python.harness_factories import (
-        NUMBER_FORMULA_CALLERS,
-        importing_a_library,
+        number_formula_caller,
         numbers_and_names,
         plain_name,
-        site_relative,
     )
     from judge.python.harness_guard import (
         InjectionBlocked,
@@ -35,13 +33,12 @@ try:  # imported as part of the judge package (tests, mypy)
         _state,
         written_by_a_programmer,
     )
+    from judge.python.harness_library import importing_a_library
 except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
     from harness_factories import (  # type: ignore[no-redef]
-        NUMBER_FORMULA_CALLERS,
-        importing_a_library,
+        number_formula_caller,
         numbers_and_names,
         plain_name,
-        site_relative,
     )
     from harness_guard import (  # type: ignore[no-redef]
         InjectionBlocked,
@@ -54,6 +51,7 @@ except ImportError:  # inside the sandbox: beside harness_guard.py and harness_f
         _state,
         written_by_a_programmer,
     )
+    from harness_library import importing_a_library  # type: ignore[no-redef]
 
 
 def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
@@ -64,13 +62,41 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
         return _admitted(f"{entry}: a literal")
     if importing_a_library(caller):  # a library module's body, as for its compiles
         return _admitted(f"{entry}: a library module's body")
-    if caller is not None:
-        relative = site_relative(caller.f_code.co_filename)
-        if (relative, caller.f_code.co_name) in NUMBER_FORMULA_CALLERS and numbers_and_names(text):
-            return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
+    if caller is not None and number_formula_caller(caller) and numbers_and_names(text):
+        return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
     raise _refuse(
         f"refused to {entry} text that is not a literal of the verifier's code "
         "(a solution is parsed with formalmarket_verify.parse_math)"
+    )
+
+
+# sympy_parser's own transformations (identity), and its live table that a str
+# (``transformations="all"``) selects from, set by ``install_text_entries``.
+_OWN_TRANSFORMATIONS: dict[int, object] = {}
+_PARSER_TABLE: list[dict[int, object]] = []
+
+
+def _parses_its_own_way(entry: str, args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
+    """The entry turns the admitted text into code by sympy's own parser only: every
+    transformation is one of sympy_parser's (a verifier's own returns any tokens it likes),
+    and the namespaces are plain dicts. Else its compile is checked on its own text."""
+
+    def given(name: str, index: int, default: object = None) -> object:
+        return kwargs[name] if name in kwargs else args[index] if len(args) > index else default
+
+    if entry == "sympify":
+        return type(given("locals", 0)) in (type(None), dict)
+    transformations = given("transformations", 1, ())
+    if type(transformations) is str:  # a slice of the table, whose items can be replaced
+        transformations = tuple(_PARSER_TABLE[0].values()) if _PARSER_TABLE else None
+    return (
+        type(given("local_dict", 0)) in (type(None), dict)
+        and type(given("global_dict", 2)) in (type(None), dict)
+        and type(transformations) in (tuple, list)
+        and all(
+            _OWN_TRANSFORMATIONS.get(id(t)) is t
+            for t in transformations  # type: ignore[attr-defined]
+        )
     )
 
 
@@ -85,11 +111,14 @@ def text_entry(function: Callable[..., object], entry: str) -> Callable[..., obj
                 text = _exact(a)
                 try:
                     _admit_text(entry, text, _outside_guard())
+                    own = _parses_its_own_way(entry, args, kwargs)
                 except InjectionBlocked:
                     raise
                 except BaseException:  # noqa: BLE001 -- fail closed
                     raise _refuse(f"the judge's guard could not check {entry}") from None
-                return _admitted_call(function, (text, *args), kwargs, text)
+                if own:
+                    return _admitted_call(function, (text, *args), kwargs, text)
+                return function(text, *args, **kwargs)  # what it compiles is checked on its own
         return function(a, *args, **kwargs)
 
     return functools.update_wrapper(checked, function)
@@ -108,18 +137,34 @@ PRINTED_PACKAGES = tuple(
 )  # fmt: skip
 
 
-def _lambdify_vetting() -> Callable[[object], None]:
+_LAMBDIFY_PARAMETERS = (
+    "args", "expr", "modules", "printer", "use_imps", "dummify", "cse", "docstring_limit",
+)  # fmt: skip
+
+
+def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], None]:
     """The check of what lambdify prints verbatim into code, with sympy's and numpy's types
-    bound once (the zygote has imported both before it installs the entries)."""
+    bound once (the zygote has imported both before it installs the entries). Each parameter
+    has its own rule: a callable is taken only as a value of a ``modules=`` namespace (it is
+    called, never printed); ``printer`` only as one of sympy's own printer classes."""
     import numpy
     import sympy
     from sympy.core.function import AppliedUndef, UndefinedFunction
     from sympy.core.symbol import Str
     from sympy.matrices import MatrixBase
+    from sympy.printing.printer import Printer
 
     undefined = (AppliedUndef, UndefinedFunction)
     # Printed as numbers, or handed to the generated code as objects (modules=, namespaces).
     harmless = (bool, int, float, complex, numpy.number, types.ModuleType)
+    printers: dict[int, type] = {}
+    pending: list[type] = [Printer]
+    while pending:
+        printer = pending.pop()
+        if printer.__module__.startswith("sympy.printing."):
+            printers[id(printer)] = printer
+        pending.extend(printer.__subclasses__())
+    sympy_cse = sympy.cse
 
     def vet_node(node: object) -> None:
         if isinstance(node, undefined):
@@ -137,7 +182,7 @@ def _lambdify_vetting() -> Callable[[object], None]:
         if not plain_name(name):
             raise _refuse("refused to lambdify a name that is not a plain identifier")
 
-    def vet(value: object, depth: int = 0) -> None:
+    def vet(value: object, depth: int = 0, callables: bool = False) -> None:
         if depth > 50:
             raise _refuse("refused to lambdify an object nested this deeply")
         if isinstance(value, str):
@@ -150,31 +195,55 @@ def _lambdify_vetting() -> Callable[[object], None]:
                 vet_node(node)
         elif isinstance(value, MatrixBase | list | tuple | set | frozenset):
             for item in value:
-                vet(item, depth + 1)
+                vet(item, depth + 1, callables)
         elif isinstance(value, dict):
             for key, item in value.items():
                 vet(key, depth + 1)
-                vet(item, depth + 1)
+                vet(item, depth + 1, callables)
         elif not (
             value is None
             or isinstance(value, harmless)
-            or callable(value)
+            or (callables and callable(value))
             or (isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc")
         ):
             raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
 
-    return vet
+    def vet_call(args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+        if len(args) > len(_LAMBDIFY_PARAMETERS):
+            raise _refuse("refused lambdify's arguments: too many")
+        given = dict(zip(_LAMBDIFY_PARAMETERS, args, strict=False))
+        for name, value in kwargs.items():
+            if name not in _LAMBDIFY_PARAMETERS or name in given:
+                raise _refuse(f"refused lambdify's argument {name!s:.40}")
+            given[name] = value
+        for name, value in given.items():
+            if name == "modules":
+                vet(value, callables=True)
+            elif name == "printer":
+                if not (value is None or printers.get(id(value)) is value):
+                    raise _refuse(
+                        "refused a lambdify printer that is not one of sympy's printer classes"
+                    )
+            elif name == "cse":
+                if not (type(value) is bool or value is sympy_cse):
+                    raise _refuse("refused a lambdify cse= that is not a bool or sympy.cse")
+            elif name in ("use_imps", "dummify", "docstring_limit"):
+                if not (value is None or type(value) in (bool, int)):
+                    raise _refuse(f"refused lambdify's {name}= of a {type(value).__name__}")
+            else:
+                vet(value)
+
+    return vet_call
 
 
 def lambdify_entry(function: Callable[..., object]) -> Callable[..., object]:
     """Wrap lambdify: every name it prints into code must be a plain identifier."""
-    vet = _lambdify_vetting()
+    vet_call = _lambdify_vetting()
 
     def checked(*args: object, **kwargs: object) -> object:
         if _state["armed"]:
             try:
-                for value in (*args, *kwargs.values()):
-                    vet(value)
+                vet_call(args, kwargs)
             except InjectionBlocked:
                 raise
             except BaseException:  # noqa: BLE001 -- fail closed
@@ -210,28 +279,45 @@ def bmat_entry(function: Callable[..., object]) -> Callable[..., object]:
     return functools.update_wrapper(checked, function)
 
 
+def _field_names(cls: type) -> frozenset[str]:
+    """Every field name ``_process_class`` will print, read as it reads them: the class's own
+    annotations (exactly a dict: it iterates any mapping's ``.items()``) and each base's
+    ``__dataclass_fields__`` (exactly a dict; keys and each Field's current ``.name``)."""
+    names: list[object] = []
+    annotations = cls.__dict__.get("__annotations__", {})
+    if type(annotations) is not dict:
+        raise _refuse("refused dataclass annotations that are not a dict")
+    names.extend(annotations)
+    for base in cls.__mro__[-1:0:-1]:
+        fields = getattr(base, "__dataclass_fields__", None)
+        if fields is None:
+            continue
+        if type(fields) is not dict:
+            raise _refuse("refused dataclass base fields that are not a dict")
+        for key, field in fields.items():
+            names.extend((key, getattr(field, "name", None)))
+    for name in names:
+        if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
+            raise _refuse("refused a dataclass field name that is not an identifier")
+    return frozenset(names)  # type: ignore[arg-type]
+
+
 def dataclass_entry(function: Callable[..., object]) -> Callable[..., object]:
     """dataclasses' factory prints each field name into the source it compiles; ``dataclass``
     of a class whose annotations are keyed by text (``type("C", (), {"__annotations__":
     {text: int}})``) would print that text as code. Field names must be identifiers, as
-    ``make_dataclass`` already requires: then the factory builds code from names only."""
+    ``make_dataclass`` already requires. ``vetted`` is read from this frame by the factory's
+    check (``harness_factories``): what ``_create_fn`` compiles below it may name these
+    fields and dataclasses' own names only."""
 
     def checked(cls: type, *args: object, **kwargs: object) -> object:
-        names: list[object] = []
-        annotations = cls.__dict__.get("__annotations__", {})
-        if isinstance(annotations, dict):
-            names.extend(annotations)
-        # An inherited field reaches the factory too, with its .name as it is now: a base's
-        # Field whose name was changed after the base was built is printed as code as well.
-        for base in cls.__mro__[1:]:
-            fields = base.__dict__.get("__dataclass_fields__", {})
-            if isinstance(fields, dict):
-                for key, field in fields.items():
-                    names.extend((key, getattr(field, "name", None)))
-        for name in names:
-            if not (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)):
-                raise _refuse("refused a dataclass field name that is not an identifier")
-        return function(cls, *args, **kwargs)
+        try:
+            vetted = _field_names(cls)
+        except InjectionBlocked:
+            raise
+        except BaseException:  # noqa: BLE001 -- fail closed
+            raise _refuse("the judge's guard could not check a dataclass") from None
+        return function(cls, *args, **kwargs) if vetted is not None else None
 
     return functools.update_wrapper(checked, function)
 
@@ -248,6 +334,9 @@ def install_text_entries() -> None:
     lambdify_module = importlib.import_module("sympy.utilities.lambdify")
     defmatrix = importlib.import_module("numpy.matrixlib.defmatrix")
 
+    for transformation in (*sympy_parser._transformation.values(), sympy_parser.split_symbols):
+        _OWN_TRANSFORMATIONS[id(transformation)] = transformation
+    _PARSER_TABLE.append(sympy_parser._transformation)
     sympify = text_entry(sympify_module.sympify, "sympify")
     replacements: dict[int, object] = {
         id(sympify_module.sympify): sympify,

@@ -1,132 +1,203 @@
 """Part (b) of the run-time rule (``harness_guard``): the library code that may turn text it
-generated itself into code, and how the guard finds it on the stack.
+generated itself into code, each with the check that the text is what it generates.
 
 Standard library only, bound read-only at /judge/harness_factories.py beside the harness.
 
-Library code is recognised by where its code object was read from (file *and* function), and
-the stack is read outwards from the guard's caller only through code read from files
-(``file_frames``): the first frame of code compiled at run time (the verifier's ``<verifier>``,
-eval's ``<string>``, lambdify's ``<lambdifygenerated-1>``) ends the walk, because above it the
-verifier, or text that became code, is running, and that is not a library's own work. No frame
-is ever reached by counting.
+A factory is the code object of a library function, captured in the zygote before any
+verifier runs (``capture``), never a file or function name: ``compile(text,
+dataclasses.__file__)`` makes code that is named like dataclasses' and is not it. Every factory
+has a check of its own, and a compile in a factory is admitted only when that check passes:
+there is no factory that admits whatever text it is given.
 """
 
 import ast
 import builtins
 import io
 import keyword
-import os
 import re
-import sys
 import tokenize
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-SITE = "/judge/site"
-STDLIB = os.path.dirname(os.__file__) + "/"
+try:  # imported as part of the judge package (tests, mypy)
+    from judge.python import harness_library as library
+except ImportError:  # inside the sandbox: beside harness_library.py
+    import harness_library as library  # type: ignore[no-redef]
 
-
-def frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
-    """``frame`` and every frame outwards of it."""
-    while frame is not None:
-        yield frame
-        frame = frame.f_back
+_compile = builtins.compile  # bound now: a verifier may rebind the builtin
+_ONLY_AST = ast.PyCF_ONLY_AST  # the value, read now: ast's module attribute can be rebound
 
 
-def compiled_at_run_time(code: types.CodeType) -> bool:
-    """Code that text became while the process ran (``<string>`` of eval/exec, lambdify's
-    ``<lambdifygenerated-1>``), the verifier's included: not a file's."""
-    name = code.co_filename
-    return name.startswith("<") and not name.startswith("<frozen ")
+def _tree(text: str) -> ast.Module:
+    """The syntax tree of a factory's text, parsed by the guard itself (its own compile to a
+    tree is not a verifier's)."""
+    with library.checking_now():
+        tree = _compile(text, "<factory>", "exec", _ONLY_AST, dont_inherit=True)
+    if type(tree) is not ast.Module:
+        raise TypeError("not a tree")
+    return tree
 
 
-def file_frames(frame: types.FrameType | None) -> Iterator[types.FrameType]:
-    """The frames from ``frame`` outwards until the first one whose code was compiled at run
-    time (excluded): the one walk by which the guard asks what library code is doing."""
-    for f in frames(frame):
-        if compiled_at_run_time(f.f_code):
-            return
-        yield f
+# A check reads the factory's frame (what it was called with) and the text it compiles.
+Check = Callable[[types.FrameType, str], bool]
+_FACTORIES: dict[int, tuple[types.CodeType, Check]] = {}
+_NUMBER_FORMULA_CALLERS: dict[int, types.CodeType] = {}
 
 
-def site_relative(filename: str) -> str | None:
-    """``filename`` relative to the allowed libraries' folder (/judge/site in the sandbox, the
-    virtualenv's site-packages on the host), or None outside it."""
-    for root in sys.path:
-        if root.endswith(("site-packages", SITE)) and filename.startswith(root + "/"):
-            return filename[len(root) + 1 :]
+def _nested(code: types.CodeType, name: str) -> types.CodeType:
+    for const in code.co_consts:
+        if type(const) is types.CodeType:
+            if const.co_name == name:
+                return const
+            try:
+                return _nested(const, name)
+            except LookupError:
+                pass
+    raise LookupError(name)
+
+
+def capture() -> None:
+    """The zygote, after ``harness_admission.install_text_entries``: the factories' code
+    objects and the checks that go with them. Imports the factories' modules itself."""
+    import collections
+    import dataclasses
+    import importlib
+
+    from scipy.stats import _distn_infrastructure
+    from sympy.polys.monomials import MonomialOps
+
+    simplify = importlib.import_module("sympy.simplify.simplify")  # the name is a function too
+
+    wrapper = dataclasses._process_class  # type: ignore[attr-defined]
+    _DATACLASS["wrapper"] = wrapper.__code__
+    _DATACLASS["process_class"] = wrapper.__wrapped__.__code__
+    for value in (*vars(dataclasses).values(), wrapper.__wrapped__):
+        if type(value) is types.FunctionType and value.__module__ == "dataclasses":
+            library.collect(value.__code__, _DATACLASS_CODE)
+    entries: list[tuple[types.CodeType, Check]] = [
+        (dataclasses._create_fn.__code__, _dataclass_text),  # type: ignore[attr-defined]
+        (collections.namedtuple.__code__, _namedtuple_text),
+        (ast.parse.__code__, _makes_a_tree),
+        (MonomialOps._build.__code__, lambda frame, text: _monomial_code(text)),
+        (
+            _distn_infrastructure.rv_generic._attach_argparser_methods.__code__,
+            lambda frame, text: _scipy_argparser_code(text),
+        ),
+    ]
+    for code, check in entries:
+        _FACTORIES[id(code)] = (code, check)
+    formula = _nested(simplify.nsimplify.__code__, "nsimplify_real")
+    _NUMBER_FORMULA_CALLERS[id(formula)] = formula
+
+
+def factory_check(frame: types.FrameType) -> Check | None:
+    """The check of the factory whose code ``frame`` runs, or None when it is no factory."""
+    found = _FACTORIES.get(id(frame.f_code))
+    return found[1] if found is not None and found[0] is frame.f_code else None
+
+
+def number_formula_caller(frame: types.FrameType) -> bool:
+    """``frame`` is the call site of sympify whose text is a formula that ``mpmath.identify``
+    built from numbers and names (``nsimplify``)."""
+    return _NUMBER_FORMULA_CALLERS.get(id(frame.f_code)) is frame.f_code
+
+
+def _makes_a_tree(frame: types.FrameType, text: str) -> bool:
+    """ast.parse compiles to a tree (the guard refuses to compile a tree), unless the flag it
+    passes was switched off (``ast.PyCF_ONLY_AST = 0`` makes it return code)."""
+    flags = frame.f_locals.get("flags")
+    return type(flags) is int and flags & _ONLY_AST == _ONLY_AST
+
+
+_NAMEDTUPLE = re.compile(
+    r"lambda _cls, ((?:(?:[^\W\d]\w*, )*[^\W\d]\w*,?)?): _tuple_new\(_cls, \(\1\)\)"
+)
+
+
+def _namedtuple_text(frame: types.FrameType, text: str) -> bool:
+    """namedtuple's ``__new__``: exactly the lambda it writes for its (identifier) fields."""
+    return _NAMEDTUPLE.fullmatch(text) is not None
+
+
+# --- dataclasses: reached from _process_class through the guard's wrapper only ---
+
+_DATACLASS: dict[str, types.CodeType] = {}
+_DATACLASS_CODE: dict[int, types.CodeType] = {}
+
+
+def _vetted_names(frame: types.FrameType) -> frozenset[str] | None:
+    """The field names the guard's dataclass wrapper vetted, when ``frame`` (``_create_fn``)
+    was called by dataclasses' own code from ``_process_class``, called by that wrapper."""
+    outer = frame.f_back
+    while outer is not None and _DATACLASS_CODE.get(id(outer.f_code)) is outer.f_code:
+        if outer.f_code is _DATACLASS["process_class"]:
+            wrapper = outer.f_back
+            if wrapper is None or wrapper.f_code is not _DATACLASS["wrapper"]:
+                return None
+            names = wrapper.f_locals.get("vetted")
+            return names if type(names) is frozenset else None
+        outer = outer.f_back
     return None
 
 
-def genuine_import(frame: types.FrameType) -> bool:
-    """The import system's own file loaders read the source, at a library path: not a loader
-    of the verifier's (a SourceLoader subclass whose get_data returns the solution), nor one
-    reached from code compiled at run time (a finder of the verifier's on ``sys.meta_path``)."""
-    import importlib.machinery
-
-    genuine = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader)
-    for f in file_frames(frame):
-        if f.f_code.co_name in ("get_code", "exec_module") and f.f_code.co_filename.startswith(
-            "<frozen importlib"
-        ):
-            loader = f.f_locals.get("self")
-            path = getattr(loader, "path", None)
-            return (
-                type(loader) in genuine
-                and isinstance(path, str)
-                and (path.startswith(STDLIB) or site_relative(path) is not None)
-            )
-    return False
+# What dataclasses' _create_fn is given by _init_fn, _repr_fn, _frozen_get_del_attr, _cmp_fn
+# and _hash_fn (Python 3.11): methods of self/other reading the fields, no other code.
+_DATACLASS_NODES = (
+    ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Name, ast.Load,
+    ast.Store, ast.Assign, ast.Attribute, ast.Call, ast.Expr, ast.If, ast.IfExp, ast.Compare,
+    ast.Is, ast.Eq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.BoolOp, ast.Or, ast.Raise,
+    ast.JoinedStr, ast.FormattedValue, ast.Constant, ast.Tuple, ast.BinOp, ast.Add, ast.Pass,
+)  # fmt: skip
+_DATACLASS_NAMES = frozenset(
+    {"__create_fn__", "self", "__dataclass_self__", "other", "name", "value", "cls",
+     "FrozenInstanceError", "MISSING", "_HAS_DEFAULT_FACTORY", "__dataclass_builtins_object__",
+     "_return_type", "type", "super", "hash", "NotImplemented", "__init__", "__repr__",
+     "__eq__", "__lt__", "__le__", "__gt__", "__ge__", "__setattr__", "__delattr__",
+     "__hash__", "__class__", "__qualname__", "__post_init__"}
+)  # fmt: skip
+_DATACLASS_MESSAGES = frozenset({"cannot assign to field ", "cannot delete field "})
 
 
-def importing_a_library(frame: types.FrameType | None) -> bool:
-    """A library module's body runs at ``frame`` (lazy imports: its own tables, no verdict
-    data), loaded by the import system's own file loader."""
-    for f in file_frames(frame):
-        code = f.f_code
-        if code.co_name == "exec_module" and code.co_filename.startswith("<frozen importlib"):
-            return genuine_import(f)
-    return False
+def _repr_piece(text: str, fields: frozenset[str]) -> bool:
+    """A piece of ``__repr__``'s f-string: ``(x=``, ``, y=``, ``)`` or ``()``."""
+    for opening in ("(", ", "):
+        if text.startswith(opening):
+            text = text[len(opening) :]
+            break
+    text = text.removesuffix(")")
+    return text == "" or (text.endswith("=") and text[:-1] in fields)
 
 
-# (file, function) of the library code that may compile text it generated itself. Measured
-# over the honest-code sweep (docs/python-judge.md); nothing else in the libraries needs one.
-FACTORIES: frozenset[tuple[str, str]] = frozenset(
-    {
-        (STDLIB + "dataclasses.py", "_create_fn"),
-        (STDLIB + "collections/__init__.py", "namedtuple"),
-        (STDLIB + "ast.py", "parse"),  # a tree only: the guard refuses to compile a tree
-    }
-)
-_IMPORT_CALL = ("<frozen importlib._bootstrap>", "_call_with_frames_removed")
-# Site-relative (the libraries live at /judge/site in the sandbox, in the venv on the host).
-SITE_FACTORIES: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("sympy/polys/monomials.py", "_build"),
-        ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"),
-    }
-)
-# The call sites of sympify whose text is a formula a library built from numbers and names.
-NUMBER_FORMULA_CALLERS: frozenset[tuple[str, str]] = frozenset(
-    {("sympy/simplify/simplify.py", "nsimplify_real")}
-)
-
-
-def is_factory(frame: types.FrameType) -> bool:
-    """``frame`` (the compile's caller) is a listed factory, or importlib compiling a library
-    module's source for its own file loader."""
-    code = frame.f_code
-    if (code.co_filename, code.co_name) in FACTORIES:
-        return True
-    if (code.co_filename, code.co_name) == _IMPORT_CALL:
-        # source_to_code hands compile to this helper itself: its direct caller must be
-        # source_to_code (the helper passes anything it is given to anything it is given).
-        outer = frame.f_back
-        return (
-            outer is not None and outer.f_code.co_name == "source_to_code" and genuine_import(outer)
+def _dataclass_text(frame: types.FrameType, text: str) -> bool:
+    fields = _vetted_names(frame)
+    if fields is None:
+        return False
+    names = _DATACLASS_NAMES | fields | {f"{p}{n}" for n in fields for p in ("_type_", "_dflt_")}
+    for node in ast.walk(_tree(text)):
+        kind = type(node)
+        if kind not in _DATACLASS_NODES:
+            return False
+        if kind is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if not (type(value) is str and (value in fields or value in _DATACLASS_MESSAGES
+                                            or _repr_piece(value, fields))):  # fmt: skip
+                return False
+        elif kind is ast.FormattedValue and (node.conversion not in (-1, 114) or node.format_spec):  # type: ignore[attr-defined]
+            return False
+        elif kind is ast.FunctionDef and node.decorator_list:  # type: ignore[attr-defined]
+            return False
+        name = (
+            getattr(node, "id", None) or getattr(node, "arg", None) or getattr(node, "attr", None)
         )
-    relative = site_relative(code.co_filename)
-    return relative is not None and (relative, code.co_name) in SITE_FACTORIES
+        if kind is ast.FunctionDef:
+            name = node.name  # type: ignore[attr-defined]
+        if kind in (ast.Name, ast.arg, ast.Attribute, ast.FunctionDef) and name not in names:
+            return False
+    return True
+
+
+_MONOMIAL_NAME = re.compile(r"[abr][0-9]+|A|B|k")
+_SHAPE_NAME = re.compile(r"[_a-zA-Z][_a-zA-Z0-9]*")
 
 
 # What sympy's MonomialOps generates (mul, pow, mulpow, ldiv, div, lcm, gcd): unpacking,
@@ -139,13 +210,13 @@ _MONOMIAL_NODES = (
 
 
 def _monomial_code(text: str) -> bool:
-    tree = ast.parse(text)
+    tree = _tree(text)
     for node in ast.walk(tree):
         if type(node) not in _MONOMIAL_NODES:
             return False
         if isinstance(node, ast.Constant) and not (node.value is None or type(node.value) is int):
             return False
-        if isinstance(node, ast.Name) and re.fullmatch(r"[abr][0-9]+|A|B|k", node.id) is None:
+        if isinstance(node, ast.Name) and _MONOMIAL_NAME.fullmatch(node.id) is None:
             return False
         if isinstance(node, ast.FunctionDef) and (
             node.decorator_list or node.returns or not node.name.startswith("monomial_")
@@ -174,14 +245,14 @@ _SCIPY_LOCSCALE = (("loc=0, scale=1", "loc, scale", 2), ("loc=0", "loc, 1", 1))
 
 
 def _scipy_argparser_code(text: str) -> bool:
-    tree = ast.parse(text)
+    tree = _tree(text)
     first = tree.body[0] if tree.body else None
     if not isinstance(first, ast.FunctionDef):
         return False
     names = [arg.arg for arg in first.args.args]
     for locscale_in, locscale_out, count in _SCIPY_LOCSCALE:
         shapes = names[1:-count]
-        if not all(re.fullmatch(r"[_a-zA-Z][_a-zA-Z0-9]*", n) for n in shapes):
+        if not all(_SHAPE_NAME.fullmatch(n) for n in shapes):
             return False
         shape_arg_str = ", ".join(shapes) + ", " if shapes else ""
         expected = _SCIPY_ARGPARSER % {
@@ -189,30 +260,19 @@ def _scipy_argparser_code(text: str) -> bool:
             "locscale_in": locscale_in,
             "locscale_out": locscale_out,
         }
-        if ast.dump(ast.parse(expected)) == ast.dump(tree):
+        if ast.dump(_tree(expected)) == ast.dump(tree):
             return True
     return False
 
 
-# Site factories whose code text is checked against what the library itself generates.
-_FACTORY_TEXT: dict[tuple[str, str], Callable[[str], bool]] = {
-    ("sympy/polys/monomials.py", "_build"): _monomial_code,
-    ("scipy/stats/_distn_infrastructure.py", "_attach_argparser_methods"): _scipy_argparser_code,
-}
-
-
-def factory_text_check(frame: types.FrameType) -> Callable[[str], bool] | None:
-    """The check that the text a factory compiles is what its library generates, or None for
-    a factory whose text is built from names only (dataclasses, namedtuple, importlib)."""
-    relative = site_relative(frame.f_code.co_filename)
-    return _FACTORY_TEXT.get((relative, frame.f_code.co_name)) if relative else None
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def plain_name(name: object) -> bool:
     """An identifier that names nothing built in: what sympy prints verbatim into code."""
     return (
         type(name) is str
-        and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) is not None
+        and _PLAIN_NAME.fullmatch(name) is not None
         and "__" not in name
         and not keyword.iskeyword(name)
         and not hasattr(builtins, name)

@@ -10,9 +10,10 @@ pickle's ``find_class``, ``marshal.loads``, ``CodeType(...)`` -- only when:
     on the current call stack or of the verifier module: the verifier's own literals, one it
     hands to a library (``Poly("x**2 + 1", x)``), or a library's own literal (``S("1/2")``);
 (b) the compile comes from a short list of library factories that build code from identifiers
-    and numbers (``harness_factories``; ``nsimplify``'s formula from ``mpmath.identify`` is
-    checked to be numbers and plain names only; ``lambdify`` only of objects whose every name
-    is a plain identifier); or
+    and numbers, each a code object captured in the zygote (never a file name) with a check
+    of the text it compiles; a factory without a check admits nothing (``harness_factories``;
+    ``nsimplify``'s formula from ``mpmath.identify`` is checked to be numbers and plain names
+    only; ``lambdify`` only of objects whose every name is a plain identifier); or
 (c) it is ``formalmarket_verify.parse_math``, which compiles nothing (``ast.parse`` builds a
     tree; compiling a tree is refused).
 
@@ -20,10 +21,11 @@ This is positive: whatever path the solution's text took through the verifier (a
 an exception's args, a ``dict.get`` default...), it is not a constant of any code, so it never
 becomes code. sympy's entry points are wrapped (``harness_admission.install_text_entries``) so
 that the ORIGINAL string is checked, before sympy transforms it; the audit hook then admits
-exactly the compiles the admitted entry itself performs (``_admitted_call`` on the stack with no
-code compiled at run time between: what the admitted text runs is checked on its own) and
-refuses the rest. The stack is walked, never counted: outwards from the first frame outside
-the guard's files, through code read from files only (``harness_factories.file_frames``).
+exactly the compiles the admitted entry itself performs (``_admitted_call`` on the stack with
+only library code between: what the admitted text runs is checked on its own) and refuses the
+rest. The stack is walked, never counted: outwards from the first frame that is not the
+guard's, through library code only (``harness_library.library_frames``: code objects captured
+in the zygote, or a module body equal to its library file's code; never a file name).
 Arming is one way, and while armed what could mint a constant on the stack or reach the guard
 (gc's walkers, other threads' frames, code objects, ctypes) is refused. Every refusal is also
 recorded (``refusal()``): the harness turns a verdict that saw one into RUNTIME_ERROR even if
@@ -32,16 +34,16 @@ the verifier caught the exception. An exception inside the guard is a refusal, n
 
 import codecs
 import io
-import os
 import sys
 import tokenize
 import types
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
-    from judge.python import harness_factories
-except ImportError:  # inside the sandbox: beside harness_factories.py
+    from judge.python import harness_factories, harness_library
+except ImportError:  # inside the sandbox: beside harness_factories.py and harness_library.py
     import harness_factories  # type: ignore[no-redef]
+    import harness_library  # type: ignore[no-redef]
 
 VERIFIER_FILENAME = "<verifier>"
 
@@ -73,9 +75,18 @@ def arm(verifier_code: types.CodeType | None = None) -> None:
     second ``arm`` (new verifier constants) is refused."""
     if _state["armed"]:
         raise _refuse("the judge's guard is armed once per verdict")
+    capture()  # done in the zygote already; here for an interpreter that arms directly (tests)
     if verifier_code is not None:
         _verifier_consts[0] = _consts_of(verifier_code)
     _state["armed"] = True
+
+
+def capture() -> None:
+    """The zygote, before it forks and before any verifier: which code is library code, the
+    factories and the import system's functions, by identity (``harness_library``). Once."""
+    if not harness_library.captured():
+        harness_factories.capture()
+        harness_library.capture()
 
 
 def reset() -> None:
@@ -124,17 +135,10 @@ def _consts_of(code: types.CodeType) -> frozenset[object]:
     return found
 
 
-# The guard's own files: this module, the entry points' wrappers and the factories beside it.
-_GUARD_FILES = frozenset(
-    os.path.join(os.path.dirname(__file__), name)
-    for name in ("harness_guard.py", "harness_admission.py", "harness_factories.py")
-)
-
-
 def _outside_guard() -> types.FrameType | None:
-    """The first frame that is not the guard's (no literal depths)."""
-    for frame in harness_factories.frames(sys._getframe()):
-        if frame.f_code.co_filename not in _GUARD_FILES:
+    """The first frame whose code is not the guard's (by identity; no literal depths)."""
+    for frame in harness_library.frames(sys._getframe()):
+        if not harness_library.guard_code(frame.f_code):
             return frame
     return None
 
@@ -146,7 +150,7 @@ def written_by_a_programmer(text: object) -> bool:
     if text in _verifier_consts[0]:
         return True
     # From this very frame: the guard's own constants are programmers' text too (honest_calls).
-    return any(text in _consts_of(f.f_code) for f in harness_factories.frames(sys._getframe()))
+    return any(text in _consts_of(f.f_code) for f in harness_library.frames(sys._getframe()))
 
 
 # --- what the entry points (harness_admission.py) run their admitted call under ---
@@ -204,18 +208,15 @@ def _admitting_entry(frame: types.FrameType | None) -> types.FrameType | None:
     it calls (``sympify("Matrix(rows)", locals={"rows": rows})`` sympifies each str of
     ``rows``) is checked on its own, or the admitted literal would carry any text with it.
     """
-    for f in harness_factories.file_frames(frame):
+    for f in harness_library.library_frames(frame):
         if f.f_code is _ADMITTED_CODE:
             return f
     return None
 
 
-def _factory_text_admitted(frame: types.FrameType, source: object) -> bool:
-    check = harness_factories.factory_text_check(frame)
-    if check is None:
-        return True
+def _factory_admits(check: harness_factories.Check, frame: types.FrameType, source: object) -> bool:
     try:
-        return check(source_text(source))
+        return check(frame, source_text(source))
     except Exception:  # noqa: BLE001 -- fail closed
         return False
 
@@ -224,10 +225,13 @@ def _check_compile(source: object) -> None:
     caller = _outside_guard()
     # An admitted entry's own compile, or a library module's body while it is imported; the
     # verifier's code and code made at run time are decided by (a) or (b).
-    if _admitting_entry(caller) is not None or harness_factories.importing_a_library(caller):
+    if _admitting_entry(caller) is not None or harness_library.importing_a_library(caller):
         return
-    if caller is not None and harness_factories.is_factory(caller):
-        if not _factory_text_admitted(caller, source):
+    if caller is not None and harness_library.module_source_admitted(caller, source):
+        return _admitted("compile: a library module's source")
+    check = None if caller is None else harness_factories.factory_check(caller)
+    if caller is not None and check is not None:
+        if not _factory_admits(check, caller, source):
             raise _refuse(
                 f"refused to compile text in {caller.f_code.co_name} that is not the code "
                 "its library generates"
@@ -273,10 +277,15 @@ _SETATTR_EVENT = "object.__setattr__"
 def _event(event: str, args: tuple[object, ...]) -> None:
     if event in _TRACE_EVENTS:
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
+    if harness_library.checking():
+        return  # the guard's own reading of a library file (register_module_body)
     if event == "marshal.loads" or event == "marshal.load":
-        caller = _outside_guard()
-        if caller is None or not harness_factories.genuine_import(caller):
+        data = args[0] if args else None
+        if not harness_library.bytecode_admitted(_outside_guard(), data):
             raise _refuse("marshal.loads is not allowed in a verifier")
+    elif event == "exec":
+        if not harness_library.register_module_body(_outside_guard(), args[0]):
+            raise _refuse("refused to run a module body that is not its library file's code")
     elif event == "pickle.find_class":
         pair = (args[0], args[1])
         if not all(type(part) is str for part in pair) or pair not in PICKLE_ALLOWED:
@@ -286,16 +295,31 @@ def _event(event: str, args: tuple[object, ...]) -> None:
     elif _state["armed"]:
         if event == "compile":
             _check_compile(args[0])
-        elif event == _SETATTR_EVENT and not (len(args) > 1 and args[1] == "__code__"):
+        elif event == _SETATTR_EVENT and not _makes_code(args):
             return  # another attribute: no code is made
-        elif not harness_factories.importing_a_library(_outside_guard()):
-            # __code__ assigned, _ARMED_REFUSED_EVENTS, ctypes.*
-            what = "assigning a function's __code__" if event == _SETATTR_EVENT else event
+        elif not harness_library.importing_a_library(_outside_guard()):
+            # __code__ assigned, a library function's defaults, _ARMED_REFUSED_EVENTS, ctypes.*
+            what = f"assigning a function's {args[1]}" if event == _SETATTR_EVENT else event
             raise _refuse(f"{what} is not allowed in a verifier")
 
 
+def _makes_code(args: tuple[object, ...]) -> bool:
+    """An ``object.__setattr__`` event that changes what code runs: any function's
+    ``__code__``, or the defaults of a library function (``parse_expr.__defaults__`` holds the
+    transformations it applies when none are given; the verifier's own defaults are its own)."""
+    name = args[1] if len(args) > 1 else None
+    if name == "__code__":
+        return True
+    target = args[0]
+    return (
+        name in ("__defaults__", "__kwdefaults__")
+        and type(target) is types.FunctionType
+        and harness_library.library_code(target.__code__)
+    )
+
+
 _HANDLED = frozenset(
-    {"compile", "marshal.loads", "marshal.load", "pickle.find_class", "os.system"}
+    {"compile", "exec", "marshal.loads", "marshal.load", "pickle.find_class", "os.system"}
     | {_SETATTR_EVENT}
     | _TRACE_EVENTS
     | _ARMED_REFUSED_EVENTS

@@ -33,6 +33,7 @@ HARNESS_MODULES: tuple[str, ...] = (
     "harness_guard.py",
     "harness_admission.py",
     "harness_factories.py",
+    "harness_library.py",
     "harness_sweep.py",
     "harness_user.py",
 )

@@ -243,3 +243,92 @@ def test_marshal_from_a_finder_of_the_verifier_is_refused_inside_a_library_impor
     assert "xml.dom.minicompat" in seen  # asked from inside xml.dom.minidom's body
     assert [name for name, message in seen.items() if message is None] == []
     assert result["refusal"] is not None
+
+
+def test_code_named_like_the_guard_a_factory_or_importlib_is_not_theirs() -> None:
+    # compile() names a code object whatever its caller says; the guard, the factories and the
+    # import system are code objects captured before arming, and library code is what was
+    # captured (or a module body equal to its library file), whatever a code object's name.
+    result = _run(
+        """
+        import collections, dataclasses, importlib._bootstrap as bootstrap
+        text = RUNTIME(["answer = ", "17"])
+        forged = {}
+        for name, source, path in (
+            ("_create_fn", "def _create_fn(text):\\n    exec(text, {})\\n", dataclasses.__file__),
+            ("namedtuple", "def namedtuple(text):\\n    exec(text, {})\\n", collections.__file__),
+            ("_call_with_frames_removed", "def _call_with_frames_removed(text):\\n    exec(text, {})\\n",
+             "<frozen importlib._bootstrap>"),
+            ("_check_compile", "def _check_compile(text):\\n    exec(text, {})\\n", guard.__file__),
+        ):
+            scope = {}
+            exec(compile(source, path, "exec"), scope)  # a literal: admitted
+            forged[name] = scope[name]
+        outcome = {name: attempt(lambda f=f: f(text)) for name, f in forged.items()}
+        # Called by the genuine namedtuple in place of eval, named like the guard's code (which
+        # the walk skips): the compile's caller is that function, not namedtuple.
+        scope = {"TEXT": text}
+        exec(compile("def _check_compile(source, namespace):\\n    exec(TEXT, {})\\n"
+                     "    return eval(source, namespace)\\n",
+                     guard.__file__, "exec"), scope)
+        collections.eval = scope["_check_compile"]
+        outcome["a guard-named function below namedtuple"] = attempt(
+            lambda: collections.namedtuple("P", "a b"))
+        print(json.dumps({"outcome": outcome, "refusal": guard.refusal()}))
+        """
+    )
+
+    outcome = result["outcome"]
+    assert isinstance(outcome, dict)
+    assert len(outcome) == 5
+    assert [name for name, message in outcome.items() if message is None] == []
+    assert result["refusal"] is not None
+
+
+def test_a_library_functions_defaults_cannot_be_replaced_while_armed() -> None:
+    # parse_expr's defaults hold the transformations it applies when none are given: replaced,
+    # an admitted literal's parse would run the verifier's transformation. The verifier's own
+    # functions keep their defaults to themselves.
+    result = _run(
+        """
+        from sympy.parsing import sympy_parser
+
+        def own(a=1):
+            return a
+
+        parse = sympy_parser.parse_expr.__wrapped__
+        calls = {
+            "__defaults__": lambda: setattr(parse, "__defaults__", (None, (), None, True)),
+            "__kwdefaults__": lambda: setattr(sympy.lambdify.__wrapped__, "__kwdefaults__", {}),
+        }
+        outcome = {name: attempt(call) for name, call in calls.items()}
+        own.__defaults__ = (2,)
+        print(json.dumps({"outcome": outcome, "own": own(), "defaults": repr(parse.__defaults__[1])[:40]}))
+        """
+    )
+
+    outcome = result["outcome"]
+    assert isinstance(outcome, dict)
+    assert [name for name, message in outcome.items() if message is None] == []
+    assert result["own"] == 2
+    assert result["defaults"].startswith("(<function lambda_notation")
+
+
+def test_a_literal_parsed_with_a_replaced_transformation_table_is_checked_on_its_own() -> None:
+    # transformations="all" selects from sympy_parser's table, whose items a verifier can
+    # replace: the admission carries over only when every transformation is sympy_parser's own.
+    result = _run(
+        """
+        import io, tokenize
+        from sympy.parsing import sympy_parser
+        text = RUNTIME(["__import__('sympy').prime", "factors(391)[0]"])
+        tokens = [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)]
+        honest = attempt(lambda: sympy_parser.parse_expr("2x", transformations="all"))
+        sympy_parser._transformation[0] = lambda _tokens, local_dict, global_dict: tokens
+        replaced = attempt(lambda: sympy_parser.parse_expr("x", transformations="all"))
+        print(json.dumps({"honest": honest, "replaced": replaced}))
+        """
+    )
+
+    assert result["honest"] is None
+    assert result["replaced"] is not None
