@@ -12,7 +12,7 @@ import ast
 
 from judge.python.static.facts import TaintFacts
 from judge.python.static.mixed import MixedContainers
-from judge.python.static.rules import SHORT_ADVICE
+from judge.python.static.rules import OTHER_ADVICE, SEE_BELOW
 from judge.python.static.scope import Scope, all_params_of, describe
 
 OPERATORS = {
@@ -54,7 +54,7 @@ class OperatorChecks:
                     node,
                     f"operator {symbol}",
                     f"the solution meets {describe(other)} in `{symbol}`, an object the "
-                    f"checks cannot type (sympy objects sympify the other operand); {SHORT_ADVICE}",
+                    f"checks cannot type (sympy objects sympify the other operand); {OTHER_ADVICE}",
                 )
                 return
 
@@ -89,7 +89,7 @@ class OperatorChecks:
                         node,
                         f"operator {OPERATORS[type(op)]}",
                         f"the solution is looked up in {describe(right)}, an object the "
-                        f"checks cannot type; {SHORT_ADVICE}",
+                        f"checks cannot type; {OTHER_ADVICE}",
                     )
             else:
                 symbol = OPERATORS[type(op)]
@@ -106,7 +106,8 @@ class OperatorChecks:
                     node,
                     "subscript",
                     f"the solution indexes {describe(node.value)}, an object the checks "
-                    f"cannot type; index a dict, list or str the verifier built; {SHORT_ADVICE}",
+                    "cannot type; instead, index a dict, list or str the verifier built (a "
+                    f"display of literals), or convert the text first (int(); {SEE_BELOW}",
                 )
         elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
             self.a.flag(

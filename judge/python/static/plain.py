@@ -24,7 +24,10 @@ _PLAIN_IF_ARGUMENTS = frozenset(
      "reversed", "enumerate", "zip", "range", "min", "max", "sum", "iter", "next", "bytes",
      "bytearray", "slice", "type", "re.match", "re.fullmatch", "re.search", "re.findall",
      "re.finditer", "re.split", "re.sub", "re.subn", "re.escape", "json.loads", "json.dumps",
-     "ast.parse", "ast.literal_eval"}
+     "ast.parse", "ast.literal_eval",
+     # A dict subclass and iterators of tuples: what goes in comes out, nothing is called.
+     "collections.Counter", "itertools.permutations", "itertools.combinations",
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
 )  # fmt: skip
 
 
@@ -51,7 +54,10 @@ class Plainness:
             keys = [key for key in node.keys if key is not None]
             return all(self.is_plain(part, scope) for part in (*keys, *node.values))
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
-            return self.is_plain(node.elt, scope) and self._generators_plain(node.generators, scope)
+            # {(int(s[x]), int(s[y])) for s in sympy.solve(...)} holds ints whatever it iterates.
+            return self.is_plain(node.elt, scope) and (
+                self._generators_plain(node.generators, scope) or self._plain_by_shape(node.elt)
+            )
         if isinstance(node, ast.DictComp):
             return (
                 self.is_plain(node.key, scope)
@@ -88,6 +94,15 @@ class Plainness:
             return self.name_plain(node.id, scope)
         return False
 
+    def _plain_by_shape(self, node: ast.AST) -> bool:
+        """Plain whatever its names hold: a literal, a sanitiser's or ``str()``'s result, or a
+        tuple/list of them."""
+        if isinstance(node, ast.Constant | ast.JoinedStr):
+            return True
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(self._plain_by_shape(element) for element in node.elts)
+        return isinstance(node, ast.Call) and self.index.trusted_name(node.func) in _ALWAYS_PLAIN
+
     def _generators_plain(self, generators: list[ast.comprehension], scope: Scope) -> bool:
         return all(self.is_plain(generator.iter, scope) for generator in generators)
 
@@ -100,7 +115,7 @@ class Plainness:
                 and all(self.is_plain(argument, scope) for argument in node.args)
                 and not node.keywords
             )
-        if name in _ALWAYS_PLAIN:
+        if name in _ALWAYS_PLAIN or self.index.maps_sanitiser(node):
             return True
         if name in _PLAIN_IF_ARGUMENTS:
             return all(

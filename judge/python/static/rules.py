@@ -15,7 +15,10 @@ from judge.python import vocabulary
 # --- sanitisers: the result carries nothing of the solution but plain numbers/booleans ---
 SANITISERS = frozenset(
     {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
-     "callable", "id", "fractions.Fraction", "decimal.Decimal"}
+     "callable", "id", "fractions.Fraction", "decimal.Decimal",
+     # mpmath's number parser (libmpf.from_str: digits, exponent, inf/nan; no eval, no sympy).
+     # Its result's dunders convert numbers only: a str on the other side is NotImplemented.
+     "mpmath.mpf"}
 )  # fmt: skip
 # Not type(): type(x) runs no code of x, but it is x's class, and the class of the verifier's
 # own instance carries its class attributes (``Memo.last = text``, then ``type(memo).last``).
@@ -51,7 +54,9 @@ PROPAGATORS = frozenset(
      "unicodedata.normalize", "unicodedata.category", "unicodedata.numeric",
      "unicodedata.digit", "unicodedata.decimal",
      "collections.Counter", "itertools.permutations", "itertools.combinations",
-     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise",
+     # csv.reader(io.StringIO(text)): a buffer of the text, rows of str read from it.
+     "io.StringIO", "csv.reader"}
 )  # fmt: skip
 # Arguments of propagators that are functions called with the tainted data: they must be a
 # lambda or a function of the verifier (analysed with tainted parameters) or a listed builtin.
@@ -152,4 +157,13 @@ ADVICE = (
     "for structure, formalmarket_verify.parse_math() for expressions (its result is safe)"
 )
 # What each finding about the solution's data says; the full ADVICE follows once, at the end.
-SHORT_ADVICE = "instead, convert the text first (int(), Fraction(), parse_math(); see below)"
+# A finding that ends with this pointer gets the full ADVICE once, as the report's last error.
+SEE_BELOW = "see below)"
+SHORT_ADVICE = f"instead, convert the text first (int(), Fraction(), parse_math(); {SEE_BELOW}"
+# For a finding about the value the solution's data meets (not the data itself): often the
+# author's own value, which the check could not type (a helper's or a library call's result).
+OTHER_ADVICE = (
+    "instead, make that value one the check can read (a literal, a display of literals, or "
+    "str()/int()/float()/list() of it), or convert the text first (int(), Fraction(), "
+    f"parse_math(); {SEE_BELOW}"
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from judge.python.static.rules import BUILTIN_NAMES, MUTATORS
+from judge.python.static.rules import BUILTIN_NAMES, MUTATORS, SANITISERS
 
 Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -245,6 +245,17 @@ class ModuleIndex:
         if head in BUILTIN_NAMES and head not in self.binding_sites:
             return name
         return None
+
+    def maps_sanitiser(self, node: ast.Call) -> bool:
+        """``map(int, parts)``: every element is what a sanitiser returns (a number), as
+        ``[int(p) for p in parts]`` is; the iterable meets only the sanitiser."""
+        return (
+            self.trusted_name(node.func) == "map"
+            and len(node.args) == 2
+            and not node.keywords
+            and not isinstance(node.args[1], ast.Starred)
+            and self.trusted_name(node.args[0]) in SANITISERS
+        )
 
     def lookup(self, name: str, scope: Scope) -> list[Binding] | None:
         """The bindings of ``name`` seen from ``scope`` (None if it is bound nowhere there)."""

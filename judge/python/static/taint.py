@@ -310,7 +310,7 @@ class Analysis:
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if is_sanitiser(name) or name in LIBRARY_PARSERS:
+        if is_sanitiser(name) or name in LIBRARY_PARSERS or self.index.maps_sanitiser(node):
             return False
         if name in TAINT_SOURCES:
             return True
