@@ -1,7 +1,8 @@
 """Parsed data that is plain whatever it came through (the honest corpus of 2026-12-06).
 
-Each honest case publishes; its attack twin differs in one line and is refused at the sink,
-the last line (``sympy.Matrix`` sympifies strings: a sink only the taint analysis sees).
+Each honest case publishes; its attack twin is refused at the line marked ``# sink``
+(``sympy.Matrix`` sympifies strings: a sink only the taint analysis sees; a helper's parameter
+is plain data only when every call passes plain data and the helper keeps nothing).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def _src(body: str) -> str:
 
 
 def _sink_line(source: str) -> int:
-    return len(source.rstrip("\n").splitlines())
+    return next(n for n, line in enumerate(source.splitlines(), 1) if line.endswith("# sink"))
 
 
 HONEST = {
@@ -44,6 +45,24 @@ HONEST = {
             pairs = {(int(r), str(r)) for r in sympy.solve(x**2 - 4, x)}
             return solution in pairs or int(solution) in roots
         """,
+    "helper_parameters_passed_plain_data": """
+        EXPECTED = ["a", "b"]
+
+        def matches(parts, expected):
+            return parts == expected
+
+        def score(values, weights=(1, 2)):
+            return sum(v * w for v, w in zip(values, weights))
+
+        def digit_of(word, digits):
+            return [digits[letter] for letter in word]
+
+        def verify(solution, rng):
+            parts = solution.split()
+            digits = {p: len(p) for p in parts}
+            ok = matches(parts[:2], EXPECTED) and score(parts) == "ab" and digit_of("ab", digits)
+            return sympy.Matrix([1])[0] == 1 and ok
+        """,
     "csv_rows_of_numbers": """
         def verify(solution, rng):
             rows = [[int(cell) for cell in row] for row in csv.reader(io.StringIO(solution))]
@@ -55,7 +74,7 @@ ATTACKS = {
     "map_of_str_keeps_the_text": """
         def verify(solution, rng):
             entries = list(map(str, solution.split()))
-            return sympy.Matrix(entries)[0] == 4
+            return sympy.Matrix(entries)[0] == 4  # sink
         """,
     "map_of_an_own_function_keeps_the_text": """
         def int(text):
@@ -63,26 +82,55 @@ ATTACKS = {
 
         def verify(solution, rng):
             entries = list(map(int, solution.split()))
-            return sympy.Matrix(entries)[0] == 4
+            return sympy.Matrix(entries)[0] == 4  # sink
         """,
     "counter_of_a_library_object_is_foreign": """
         x = sympy.Symbol("x")
         TERMS = collections.Counter([x])
 
         def verify(solution, rng):
-            return sympy.Matrix([[TERMS == collections.Counter([solution])]])[0, 0] == 4
+            return sympy.Matrix([[TERMS == collections.Counter([solution])]])[0, 0] == 4  # sink
         """,
     "set_of_library_objects_is_foreign": """
         x = sympy.Symbol("x")
 
         def verify(solution, rng):
             roots = {r for r in sympy.solve(x**2 - 4, x)}
-            return solution in roots and sympy.Matrix([1])[0] == 1
+            return solution in roots and sympy.Matrix([1])[0] == 1  # sink
+        """,
+    "helper_parameter_passed_a_library_object": """
+        x = sympy.Symbol("x")
+
+        def matches(parts, expected):
+            return sympy.Matrix([[parts == expected]])[0, 0] == 4  # sink
+
+        def verify(solution, rng):
+            return matches(solution, [1]) or matches(solution, x)
+        """,
+    "helper_used_as_a_value_gets_anything": """
+        def matches(part, expected):
+            return sympy.Matrix([[part == expected]])[0, 0] == 4  # sink
+
+        def verify(solution, rng):
+            return matches(solution, 1) and list(map(matches, [solution], [sympy.Symbol("x")]))
+        """,
+    "helper_that_keeps_its_plain_list_aliases_it": """
+        KEPT = []
+
+        def keep(rows):
+            KEPT.append(rows)  # sink
+            return rows == [[]]
+
+        def verify(solution, rng):
+            rows = [[]]
+            keep(rows)
+            KEPT[0][0].append(solution)
+            return sympy.Matrix(rows)[0, 0] == 4
         """,
     "csv_cells_stay_the_text": """
         def verify(solution, rng):
             rows = list(csv.reader(io.StringIO(solution)))
-            return sympy.Matrix(rows)[0, 0] == 4
+            return sympy.Matrix(rows)[0, 0] == 4  # sink
         """,
 }
 
@@ -101,5 +149,6 @@ def test_its_twin_that_keeps_the_text_or_a_library_object_is_refused(body: str) 
     report = static_check(source)
 
     assert report.ok is False
+    assert len([line for line in source.splitlines() if line.endswith("# sink")]) == 1
     assert _sink_line(source) in [flow.line for flow in report.injection_flows]
     assert all("instead" in flow.message for flow in report.injection_flows)
