@@ -78,6 +78,7 @@ class OperatorChecks:
                 # A dict's keys are compared, a list's elements all are: those must be plain.
                 container_ok = self.a.is_tainted(right, tainted) or (
                     self.a.plain.is_plain(right, scope)
+                    or self.a.resolver.own_enum(right)
                     or self.a.plain.is_class_literal(right)
                     or (
                         self.a.plain.is_dict(right, scope)
@@ -101,7 +102,10 @@ class OperatorChecks:
         key_tainted = self.a.is_tainted(node.slice, tainted)
         scope = self._scope(node)
         if key_tainted and not value_tainted:
-            if not self.a.plain.has_plain_keys(node.value, scope):
+            if not (
+                self.a.plain.has_plain_keys(node.value, scope)
+                or self.a.resolver.own_enum(node.value)
+            ):
                 self.a.flag(
                     node,
                     "subscript",

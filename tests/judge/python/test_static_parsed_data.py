@@ -16,7 +16,8 @@ from judge.python import static_check
 
 def _src(body: str) -> str:
     return (
-        '"""Format: text."""\nimport collections\nimport csv\nimport io\nimport sympy\n'
+        '"""Format: text."""\nimport collections\nimport csv\nimport enum\nimport io\n'
+        + "import sympy\n"
         + textwrap.dedent(body).lstrip("\n")
     )
 
@@ -62,6 +63,16 @@ HONEST = {
             digits = {p: len(p) for p in parts}
             ok = matches(parts[:2], EXPECTED) and score(parts) == "ab" and digit_of("ab", digits)
             return sympy.Matrix([1])[0] == 1 and ok
+        """,
+    "own_enum_looked_up_by_the_text": """
+        class Move(str, enum.Enum):
+            U = "up"
+            D = "down"
+
+        def verify(solution, rng):
+            if any(letter not in Move.__members__ for letter in solution):
+                return False
+            return [Move[letter].value for letter in solution] == ["up"] and sympy.Matrix([1])
         """,
     "csv_rows_of_numbers": """
         def verify(solution, rng):
@@ -126,6 +137,31 @@ ATTACKS = {
             keep(rows)
             KEPT[0][0].append(solution)
             return sympy.Matrix(rows)[0, 0] == 4
+        """,
+    "enum_with_its_own_metaclass_is_not_a_dict_of_members": """
+        class Meta(enum.EnumMeta):
+            def __getitem__(cls, name):
+                return sympy.Matrix([[name]])
+
+        class Move(enum.Enum, metaclass=Meta):
+            U = 1
+
+        def verify(solution, rng):
+            return Move[solution][0, 0] == 4  # sink
+        """,
+    "enum_over_an_own_base_is_not_a_dict_of_members": """
+        class Meta(enum.EnumMeta):
+            def __contains__(cls, name):
+                return sympy.Matrix([[name]])[0, 0] == 4
+
+        class Base(enum.Enum, metaclass=Meta):
+            pass
+
+        class Move(Base):
+            U = 1
+
+        def verify(solution, rng):
+            return solution in Move.__members__ or Move[solution]  # sink
         """,
     "csv_cells_stay_the_text": """
         def verify(solution, rng):
