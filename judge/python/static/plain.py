@@ -47,6 +47,10 @@ _READING_BUILTINS = _ALWAYS_PLAIN | frozenset(
 )  # fmt: skip
 
 
+# Factories of collections.defaultdict whose values are a builtin's empty value.
+_EMPTY_VALUE_FACTORIES = frozenset(
+    {"int", "float", "complex", "bool", "str", "list", "tuple", "dict", "set", "frozenset"}
+)
 # Calls and methods that return a new builtin list/dict/set (whatever they hold).
 _CONTAINER_CALLS = frozenset(
     {"list", "dict", "set", "sorted", "json.loads", "re.findall", "re.split"}
@@ -168,7 +172,7 @@ class Plainness:
                 and all(self.is_plain(argument, scope) for argument in node.args)
                 and not node.keywords
             )
-        if name in _ALWAYS_PLAIN or self.index.maps_sanitiser(node):
+        if name in _ALWAYS_PLAIN or self.index.maps_sanitiser(node) or self.is_default_dict(node):
             return True
         if name in _PLAIN_IF_ARGUMENTS:
             return all(
@@ -281,6 +285,18 @@ class Plainness:
             return isinstance(getattr(builtins, name, None), type)
         return module == "ast" and isinstance(getattr(ast, attribute, None), type)
 
+    def is_default_dict(self, node: ast.AST) -> bool:
+        """``collections.defaultdict(int)``: an empty dict whose missing keys get a builtin's
+        empty value (0, [], ...), as a display ``{}`` would hold them."""
+        if not (
+            isinstance(node, ast.Call)
+            and self.index.trusted_name(node.func) == "collections.defaultdict"
+            and not node.keywords
+            and len(node.args) <= 1
+        ):
+            return False
+        return all(self.index.trusted_name(a) in _EMPTY_VALUE_FACTORIES for a in node.args)
+
     def is_dict(self, node: ast.AST, scope: Scope) -> bool:
         """A dict display, or a name bound only to dict displays."""
         if isinstance(node, ast.Dict):
@@ -306,8 +322,11 @@ class Plainness:
                 binding.kind == "inner"
                 or binding.kind == "value"
                 and binding.expr is not None
-                and isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
-                and self.has_plain_keys(binding.expr, scope)
+                and (
+                    isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
+                    and self.has_plain_keys(binding.expr, scope)
+                    or self.is_default_dict(binding.expr)
+                )
                 for binding in bindings
             )
         return False
@@ -316,7 +335,7 @@ class Plainness:
         """A list/dict/set the verifier built (its elements may be anything): it can hold the
         solution (parts.append(solution)) without calling anything of it."""
         displays = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
-        if isinstance(node, displays):
+        if isinstance(node, displays) or self.is_default_dict(node):
             return True
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_METHODS:

@@ -56,7 +56,10 @@ PROPAGATORS = frozenset(
      "collections.Counter", "itertools.permutations", "itertools.combinations",
      "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise",
      # csv.reader(io.StringIO(text)): a buffer of the text, rows of str read from it.
-     "io.StringIO", "csv.reader"}
+     "io.StringIO", "csv.reader",
+     # Reorder or hand out the elements they are given, comparing them with `<` (no push:
+     # a push stores into the heap, which a propagator does not follow).
+     "heapq.heapify", "heapq.heappop", "heapq.nsmallest", "heapq.nlargest"}
 )  # fmt: skip
 # Arguments of propagators that are functions called with the tainted data: they must be a
 # lambda or a function of the verifier (analysed with tainted parameters) or a listed builtin.
@@ -69,6 +72,8 @@ CALLABLE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "re.sub": ((1,), ("repl",)),
     "re.subn": ((1,), ("repl",)),
     "sort": ((), ("key",)),  # list.sort
+    "heapq.nsmallest": ((), ("key",)),
+    "heapq.nlargest": ((), ("key",)),
 }
 SAFE_CALLABLE_VALUES = frozenset(
     {"int", "float", "str", "len", "abs", "bool", "repr", "ord", "chr", "tuple", "list",

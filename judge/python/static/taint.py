@@ -310,7 +310,9 @@ class Analysis:
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
         name = self.index.trusted_name(node.func)
-        if is_sanitiser(name) or name in LIBRARY_PARSERS or self.index.maps_sanitiser(node):
+        if is_sanitiser(name) or name in LIBRARY_PARSERS:
+            return False
+        if self.index.maps_sanitiser(node) or self.index.numeric_array(node):
             return False
         if name in TAINT_SOURCES:
             return True

@@ -17,7 +17,7 @@ from judge.python import static_check
 def _src(body: str) -> str:
     return (
         '"""Format: text."""\nimport collections\nimport csv\nimport enum\nimport io\n'
-        + "import sympy\n"
+        + "import heapq\nimport json\nimport mpmath\nimport numpy\nimport sympy\n"
         + textwrap.dedent(body).lstrip("\n")
     )
 
@@ -73,6 +73,26 @@ HONEST = {
             if any(letter not in Move.__members__ for letter in solution):
                 return False
             return [Move[letter].value for letter in solution] == ["up"] and sympy.Matrix([1])
+        """,
+    "counting_words_in_a_defaultdict": """
+        def verify(solution, rng):
+            counts = collections.defaultdict(int)
+            for word in solution.split():
+                counts[word] += 1
+            heap = [-count for count in counts.values()]
+            heapq.heapify(heap)
+            return max(counts, key=counts.get) == "a" and -heapq.heappop(heap) == 2
+        """,
+    "numpy_array_of_numbers_from_json": """
+        def verify(solution, rng):
+            matrix = numpy.array(json.loads(solution), dtype=float)
+            return bool(numpy.allclose(numpy.linalg.eigvalsh(matrix), [1.0, 3.0]))
+        """,
+    "mpmath_precision_setting": """
+        def verify(solution, rng):
+            mpmath.mp.dps = 40
+            mpmath.mp.dps += 10
+            return abs(mpmath.mpf(solution) - mpmath.e) < mpmath.mpf(10) ** -30
         """,
     "csv_rows_of_numbers": """
         def verify(solution, rng):
@@ -162,6 +182,26 @@ ATTACKS = {
 
         def verify(solution, rng):
             return solution in Move.__members__ or Move[solution]  # sink
+        """,
+    "defaultdict_keys_stay_the_text": """
+        def verify(solution, rng):
+            counts = collections.defaultdict(int)
+            for word in solution.split():
+                counts[word] += 1
+            return sympy.Matrix(list(counts))[0, 0] == 4  # sink
+        """,
+    "heap_of_the_text_stays_the_text": """
+        def verify(solution, rng):
+            return sympy.Matrix(heapq.nsmallest(2, solution.split()))[0, 0] == 4  # sink
+        """,
+    "numpy_array_without_a_numeric_dtype_is_refused": """
+        def verify(solution, rng):
+            return numpy.array(solution.split(), dtype=object)[0] == 4  # sink
+        """,
+    "an_mpmath_function_replaced_is_refused": """
+        def verify(solution, rng):
+            mpmath.mp.convert = sympy.Matrix  # sink
+            return mpmath.mpf(1) == 1
         """,
     "csv_cells_stay_the_text": """
         def verify(solution, rng):
