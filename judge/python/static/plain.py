@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections.abc
 
 from judge.python.static.rules import (
     BUILTIN_METHODS,
@@ -58,10 +59,21 @@ _CONTAINER_CALLS = frozenset(
 _CONTAINER_METHODS = frozenset({"split", "rsplit", "splitlines", "copy", "groups", "groupdict"})
 
 
+def _own_nodes(function: ast.FunctionDef) -> collections.abc.Iterator[ast.AST]:
+    """The nodes of ``function``'s own body, not those of the code nested in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+
+
 class Plainness:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
         self._memo: dict[tuple[int, str], bool] = {}
+        self._returns: dict[int, bool] = {}
 
     def is_plain(self, node: ast.AST, scope: Scope) -> bool:  # noqa: C901 -- one case per node
         if isinstance(node, ast.Constant | ast.JoinedStr):
@@ -166,6 +178,9 @@ class Plainness:
     def _call_plain(self, node: ast.Call, scope: Scope) -> bool:
         name = self.index.trusted_name(node.func)
         if name is None and isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+            if isinstance(receiver, ast.Constant) and isinstance(receiver.value, str):
+                return True  # "".join(...), "-".split(...): a str's methods return str data
             # A builtin method of a plain value: "a,b".split(","), parts.copy().
             return (
                 self.is_plain(node.func.value, scope)
@@ -179,7 +194,32 @@ class Plainness:
                 self.is_plain(argument, scope)
                 for argument in (*node.args, *(k.value for k in node.keywords))
             )
-        return False
+        return self._own_call_plain(node)
+
+    def _own_call_plain(self, node: ast.Call) -> bool:
+        """A call of the module's own plain function (undecorated, not a method, bound once,
+        not a generator) whose every ``return`` gives plain data, judged in the function (its
+        parameters are plain only as ``_parameter_plain`` says): ``TARGET = normalise("x")``."""
+        func = node.func
+        if not isinstance(func, ast.Name) or self.index.binding_sites.get(func.id, 0) != 1:
+            return False
+        defs = self.index.functions.get(func.id, [])
+        if len(defs) != 1 or not isinstance(defs[0], ast.FunctionDef):
+            return False
+        function = defs[0]
+        if function.decorator_list or id(function) in self.index.method_class:
+            return False
+        if id(function) in self._returns:
+            return self._returns[id(function)]
+        self._returns[id(function)] = True  # optimistic inside a recursion, as for names
+        own = list(_own_nodes(function))
+        result = not any(isinstance(n, ast.Yield | ast.YieldFrom) for n in own) and all(
+            n.value is None or self.is_plain(n.value, function)
+            for n in own
+            if isinstance(n, ast.Return)
+        )
+        self._returns[id(function)] = result
+        return result
 
     def name_plain(self, name: str, scope: Scope) -> bool:
         bindings = self.index.lookup(name, scope)

@@ -94,6 +94,20 @@ HONEST = {
             mpmath.mp.dps += 10
             return abs(mpmath.mpf(solution) - mpmath.e) < mpmath.mpf(10) ** -30
         """,
+    "helper_results_of_plain_data": """
+        def normalise(word):
+            return "".join(sorted(word.lower()))
+
+        def expected(n):
+            if n < 0:
+                return None
+            return [n, n + 1] if n else expected(n + 1)
+
+        TARGET = normalise("listen")
+
+        def verify(solution, rng):
+            return normalise(solution) == TARGET and solution.split() == expected(2)
+        """,
     "csv_rows_of_numbers": """
         def verify(solution, rng):
             rows = [[int(cell) for cell in row] for row in csv.reader(io.StringIO(solution))]
@@ -202,6 +216,27 @@ ATTACKS = {
         def verify(solution, rng):
             mpmath.mp.convert = sympy.Matrix  # sink
             return mpmath.mpf(1) == 1
+        """,
+    "helper_result_a_library_object": """
+        def target():
+            return sympy.Symbol("x")
+
+        def verify(solution, rng):
+            return solution == target()  # sink
+        """,
+    "helper_result_its_parameter_given_a_library_object": """
+        def same(value):
+            return value
+
+        def verify(solution, rng):
+            return solution == same(sympy.Symbol("x"))  # sink
+        """,
+    "helper_result_a_generator": """
+        def values():
+            yield sympy.Symbol("x")
+
+        def verify(solution, rng):
+            return solution in values()  # sink
         """,
     "csv_cells_stay_the_text": """
         def verify(solution, rng):
