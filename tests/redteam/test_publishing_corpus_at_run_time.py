@@ -79,7 +79,7 @@ def test_the_honest_verifiers_accept_their_right_solution_and_reject_the_wrong_o
             judged.append((verdict.verdict.value, verdict.reason and verdict.reason.value))
         verdicts[path.stem] = judged
 
-    assert len(verdicts) >= 44
+    assert len(verdicts) >= 48
     expected = [("ACCEPTED", None), ("REJECTED", "WRONG_ANSWER")]
     assert {name: v for name, v in verdicts.items() if v != expected} == {}
 
