@@ -28,6 +28,12 @@ SANITISERS = frozenset(
 CLASS_OF = "type"
 
 
+# Builtins that always return a builtin value, whatever their arguments. Not ``type``: the
+# class of a library object is a library class, whose methods take the instance explicitly
+# (``type(poly).add(poly, solution)`` sympified the solution); it is plain of a plain value.
+ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
+
+
 def is_sanitiser(name: str | None) -> bool:
     """Whether a call of ``name`` returns nothing of its arguments but plain numbers or
     booleans."""

@@ -101,7 +101,7 @@ HONEST = {
         def expected(n):
             if n < 0:
                 return None
-            return [n, n + 1] if n else expected(n + 1)
+            return [str(n), str(n + 1)] if n else expected(n + 1)
 
         TARGET = normalise("listen")
 
@@ -230,6 +230,17 @@ ATTACKS = {
 
         def verify(solution, rng):
             return solution == same(sympy.Symbol("x"))  # sink
+        """,
+    "helper_result_an_existing_module_list": """
+        ROWS = [[]]
+
+        def get():
+            return ROWS
+
+        def verify(solution, rng):
+            x = [get()]
+            x[0][0].append(solution)  # sink
+            return sympy.Matrix(ROWS)[0, 0] == 4
         """,
     "helper_result_a_generator": """
         def values():
