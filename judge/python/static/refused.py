@@ -16,6 +16,7 @@ from judge.python.static.scope import ModuleIndex
 from judge.python.vocabulary import (
     EVALUATOR_ATTRIBUTES,
     FORMAT_METHODS,
+    LIBRARY_SETTINGS,
     REFUSED_ATTRIBUTES,
     attribute_instead,
     literal_only,
@@ -130,6 +131,12 @@ def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
         target = node.args[0] if node.args else None
     if target is None:
         return
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and index.trusted_name(node) in LIBRARY_SETTINGS
+    ):
+        return  # mpmath.mp.dps = 50: a precision, not a change of what the library does
     root = target
     while isinstance(root, ast.Attribute | ast.Subscript):
         root = root.value
