@@ -155,13 +155,31 @@ def test_a_files_header_of_comments_is_not_part_of_its_definition():
     assert file_definition(text) == "CREATE FUNCTION f() RETURNS int\n AS $$ -- kept\n$$;\n"
 
 
-def test_the_frozen_copies_of_migrations_are_loaded_by_a_migration():
-    """Each file under market/migrations/sql/ is named after the migration that reads it."""
-    migrations = Path(orders.__file__).resolve().parent.parent / "migrations"
-    modules = {path.stem[:4]: path.read_text() for path in migrations.glob("0*.py")}
-    unread = [
+_MIGRATIONS = [
+    Path(orders.__file__).resolve().parent.parent / "migrations",
+    Path(orders.__file__).resolve().parent.parent / "payments" / "migrations",
+]
+
+
+@pytest.mark.parametrize("folder", _MIGRATIONS, ids=lambda folder: folder.parent.name)
+def test_the_frozen_copies_of_migrations_are_loaded_by_a_migration(folder):
+    """Each file under <app>/migrations/sql/ is named by the migration whose number it has."""
+    modules = {path.stem[:4]: path.read_text() for path in folder.glob("0*.py")}
+    frozen = sorted((folder / "sql").glob("*.sql"))
+    unread = [path.name for path in frozen if path.name not in modules.get(path.name[:4], "")]
+    assert frozen and unread == []
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [*_MIGRATIONS, Path(orders.__file__).resolve().parents[2] / "activity" / "migrations"],
+    ids=lambda folder: folder.parent.name,
+)
+def test_no_migration_imports_another_migrations_sql(folder):
+    """A migration replays frozen text: another migration's module may change."""
+    importing = [
         path.name
-        for path in sorted((migrations / "sql").glob("*.sql"))
-        if path.name not in modules.get(path.name[:4], "")
+        for path in sorted(folder.glob("0*.py"))
+        if "import_module(" in path.read_text() or ".migrations." in path.read_text()
     ]
-    assert unread == []
+    assert importing == []
