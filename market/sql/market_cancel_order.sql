@@ -1,3 +1,6 @@
+-- Cancel the owner's open order: release exactly a bid's remaining hold (then repay debt
+-- from it). Returns the order's row as it now is. (Body of migration 0005; settings of
+-- 0010 and 0013.)
 CREATE OR REPLACE FUNCTION public.market_cancel_order(p_owner integer, p_order bigint, p_debt_currency text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- The CALL orders.py makes for a cancel: as market_place_order_durable.
 CREATE OR REPLACE PROCEDURE public.market_cancel_order_durable(IN p_owner integer, IN p_order bigint, IN p_debt_currency text, IN p_token text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_durable_lsn pg_lsn)
  LANGUAGE plpgsql
 AS $procedure$

@@ -1,3 +1,10 @@
+-- The user accounts (owner, kind) of one currency, created when missing and then locked in
+-- ascending id order. Missing accounts are created first, in ascending (owner, kind) order,
+-- before any account is locked: a new account holds its unique-index entry until commit, so
+-- creating one while holding account locks could close a cycle with another transaction.
+-- Two statements in the steady state (every account exists): one that counts the missing,
+-- one that locks and reads them all. Generic plans (one index probe per key), planned once
+-- per session: a custom plan for these array parameters was planned afresh on every call.
 CREATE OR REPLACE FUNCTION public.market_lock_user_accounts(p_currency text, p_owners integer[], p_kinds text[], OUT ids bigint[], OUT keys text[], OUT balances bigint[])
  RETURNS record
  LANGUAGE plpgsql

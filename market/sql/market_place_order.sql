@@ -1,3 +1,12 @@
+-- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
+-- left. Returns the order's row. When the owner already used p_client_order_id, it refuses
+-- with 'formalmarket:replay' and that order's id (the caller compares the two orders). An
+-- ask on a solution that already has an open ask is refused ('formalmarket:ask-already-open',
+-- migration 0015; the partial unique index order_one_open_ask_per_solution backs it).
+-- Its statements run with generic plans, made once per session: the custom plans that
+-- PostgreSQL otherwise makes for the first calls, and keeps making for the book's cursor,
+-- cost more to plan than to run (tests/market/test_book_index.py checks the plan), and with
+-- enable_seqscan off (migration 0010; docs/market.md says why it stays).
 CREATE OR REPLACE FUNCTION public.market_place_order(p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text, p_quantity integer, p_solution bigint, p_client_order_id text, p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text, p_hold_window interval, p_debt_currency text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[])
  RETURNS record
  LANGUAGE plpgsql

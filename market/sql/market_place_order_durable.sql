@@ -1,3 +1,7 @@
+-- The CALL orders.py makes for a placement in autocommit: the placement commits (without
+-- waiting for the WAL flush when its book was busy), then the answer waits for the flush
+-- (migration 0008; docs/market.md, "Commit and answer"). No SET clause: a procedure that
+-- has one cannot COMMIT, so every routine of ours is schema-qualified (migration 0013).
 CREATE OR REPLACE PROCEDURE public.market_place_order_durable(IN p_owner integer, IN p_problem bigint, IN p_side text, IN p_price bigint, IN p_currency text, IN p_quantity integer, IN p_solution bigint, IN p_client_order_id text, IN p_usd_allowed boolean, IN p_fee_bps integer, IN p_proceeds_kind text, IN p_hold_window interval, IN p_debt_currency text, IN p_token text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[], OUT o_durable_lsn pg_lsn)
  LANGUAGE plpgsql
 AS $procedure$
