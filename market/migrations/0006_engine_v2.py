@@ -21,9 +21,12 @@ And two of the ledger's guards of migration 0003 do the same check for less:
 Reversible: going back restores the definitions of migrations 0003 and 0005.
 """
 
-import importlib
+from pathlib import Path
 
 from django.db import migrations
+
+# 0005's FORWARD, frozen: a migration replays the same text whatever 0005's module becomes.
+BEFORE = Path(__file__).resolve().parent / "sql" / "0006_engine_before.sql"
 
 ENGINE = r"""
 -- The user accounts (owner, kind) of one currency, created when missing and then locked in
@@ -528,11 +531,6 @@ CREATE TRIGGER market_order_ask_accepted
 """
 
 
-def _earlier(name):
-    # A migration's module name starts with a digit: not importable with an import statement.
-    return importlib.import_module(f"market.migrations.{name}")
-
-
 def forward(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(ENGINE)
@@ -542,7 +540,7 @@ def forward(apps, schema_editor):
 def backward(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         # CREATE OR REPLACE replaces the SET clauses too: 0005's functions have none.
-        cursor.execute(_earlier("0005_engine_functions").FORWARD)
+        cursor.execute(BEFORE.read_text())
         cursor.execute(GUARDS_BACK)
 
 

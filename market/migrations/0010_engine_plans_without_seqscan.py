@@ -31,7 +31,7 @@ tests/market/test_stale_statistics.py places orders in a session that planned on
 market and checks every executed plan of the last placement.
 """
 
-import importlib
+from pathlib import Path
 
 from django.db import migrations
 
@@ -41,39 +41,25 @@ PLACE = (
 )
 CANCEL = "market_cancel_order(integer, bigint, text)"
 
-# The line added to each procedure of 0008, before its COMMIT.
-ANCHOR = "    COMMIT;\n"
-ADDED = (
-    "    -- This transaction only: the checks deferred to its COMMIT plan index probes too\n"
-    "    -- (migration 0010).\n"
-    "    PERFORM set_config('enable_seqscan', 'off', true);\n"
-)
-
-
-def _durable_ack():
-    # A migration's module name starts with a digit: not importable with an import statement.
-    return importlib.import_module("market.migrations.0008_engine_durable_ack")
-
-
-def procedures() -> str:
-    """0008's procedures, each with the setting added before its COMMIT."""
-    text = _durable_ack().FORWARD
-    assert text.count(ANCHOR) == 2, "0008 has one COMMIT per procedure"
-    return text.replace(ANCHOR, ADDED + ANCHOR)
+# Frozen copies: 0008's procedures each with the line added before its COMMIT (this
+# migration's text), and 0008's own text (for going back).
+SQL = Path(__file__).resolve().parent / "sql"
+PROCEDURES = SQL / "0010_durable_procedures.sql"
+PROCEDURES_BEFORE = SQL / "0010_durable_procedures_before.sql"
 
 
 def forward(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(f"ALTER FUNCTION {PLACE} SET enable_seqscan = off")
         cursor.execute(f"ALTER FUNCTION {CANCEL} SET enable_seqscan = off")
-        cursor.execute(procedures())
+        cursor.execute(PROCEDURES.read_text())
 
 
 def backward(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(f"ALTER FUNCTION {PLACE} RESET enable_seqscan")
         cursor.execute(f"ALTER FUNCTION {CANCEL} RESET enable_seqscan")
-        cursor.execute(_durable_ack().FORWARD)
+        cursor.execute(PROCEDURES_BEFORE.read_text())
 
 
 class Migration(migrations.Migration):

@@ -17,15 +17,16 @@ Rules (DESIGN.md, "Market and money"):
   different problems match in parallel and never deadlock.
 
 Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
-database functions, ``market_place_order`` and ``market_cancel_order``, created by
-``market/migrations/0005_engine_functions.py`` and replaced (same names, same refusals) by
-``0006_engine_v2.py`` (``market_place_order``'s current text: ``migrations/sql/
-0015_place_order.sql``, migration 0015): each placement or cancel is ONE statement,
+database functions, ``market_place_order`` and ``market_cancel_order``, whose current text
+is ``market/sql/market_place_order.sql`` and ``market/sql/market_cancel_order.sql`` (one
+file per routine, held equal to the migrated database by tests/market/test_engine_sql.py;
+the migrations 0005-0015 made them): each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
-(``0008_engine_durable_ack.py``) that commits the placement without holding the book
-through the WAL flush and answers once the flush is done (``0009`` and ``0010`` set only how
-the statements are planned: index probes whatever the statistics). This module validates the input,
+(``market/sql/market_place_order_durable.sql``, migration 0008) that commits the placement
+without holding the book through the WAL flush and answers once the flush is done (``0009``
+and ``0010`` set only how the statements are planned: index probes whatever the statistics).
+This module validates the input,
 passes the settings' policy (fee rate, whether USD trades, the proceeds hold window, the
 currency with debt), turns the function's refusals into domain errors, and schedules the
 practice bot's re-bid. The tests keep the same rules in Python as a reference model

@@ -11,7 +11,6 @@ a second connection holding the problem's row, as a placement in progress does.
 
 from __future__ import annotations
 
-import importlib
 import threading
 
 import psycopg
@@ -19,6 +18,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from market.engine_sql import file_definitions
 from market.exceptions import InsufficientFunds, OrderNotOpen
 from market.models import Order, OrderStatus, Trade
 from market.money import Currency
@@ -246,16 +246,18 @@ def test_a_refusal_is_answered_after_a_flush_barrier():
 @pytest.fixture
 def injected():
     """Replace a procedure by one that fails at a chosen point; restore both afterwards."""
-    # The procedures as the latest migration left them (0008's, with 0010's line).
-    forward = importlib.import_module(
-        "market.migrations.0010_engine_plans_without_seqscan"
-    ).procedures()
-    cancel_at = forward.index("CREATE OR REPLACE PROCEDURE market_cancel_order_durable")
+    # The procedures as the database has them (market/sql/, held equal to it by
+    # test_engine_sql.py): restoring an older text would outlive this test (DDL is not
+    # flushed between transactional tests).
+    definitions = file_definitions()
+    texts = {
+        "place": definitions["market_place_order_durable"],
+        "cancel": definitions["market_cancel_order_durable"],
+    }
     fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
 
     def inject(where: str, procedure: str = "place") -> None:
-        # Each procedure's text: the placement's comes before the cancel's.
-        text = forward[:cancel_at] if procedure == "place" else forward[cancel_at:]
+        text = texts[procedure]
         commit = "    COMMIT;\n"
         assert text.count(commit) == 1
         if where == "after_commit":
@@ -267,7 +269,7 @@ def injected():
 
     yield inject
     with connection.cursor() as cursor:
-        cursor.execute(forward)
+        cursor.execute(texts["place"] + texts["cancel"])
 
 
 def test_an_error_after_the_commit_is_answered_with_the_committed_placement(injected):

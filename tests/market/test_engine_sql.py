@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from market.engine_sql import file_definition, file_definitions, live_definitions
 from market.models import Order
 from market.services import orders
 from market.services.orders import place_ask, place_bid
@@ -126,19 +127,59 @@ def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_
         assert tuple(n for n, m in zip(names, modes, strict=True) if m == "o") == outs
 
 
-def test_the_live_place_order_is_the_text_of_its_sql_file():
-    """The migrated database runs what migrations/sql/0015_place_order.sql says, and with the
-    settings the file states (the body is stored verbatim in pg_proc.prosrc)."""
-    path = Path(orders.__file__).resolve().parent.parent / "migrations/sql/0015_place_order.sql"
-    text = path.read_text()
-    body = text[text.index("AS $$\n") + len("AS $$") : text.rindex("$$;")]
+def test_every_routine_in_the_database_is_the_text_of_its_file_in_market_sql():
+    """market/sql/ holds one file per routine and each says what the migrated database runs:
+    a file edited without a migration, or a migration without its file, fails here."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'market_place_order'")
-        (source, config), *others = cursor.fetchall()
-    assert others == []
-    assert source == body
-    assert sorted(config) == [
-        "enable_seqscan=off",
-        "plan_cache_mode=force_generic_plan",
-        "search_path=public, pg_temp",
+        live = live_definitions(cursor)
+    files = file_definitions()
+    assert sorted(set(files) - set(live)) == []  # a file whose routine does not exist
+    assert sorted(set(live) - set(files)) == []  # a routine without a file
+    assert [name for name in live if live[name] != files[name]] == []
+
+
+def test_a_routine_changed_in_the_database_no_longer_matches_its_file():
+    """The comparison sees a change of body and of settings (DDL rolls back with the test)."""
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER FUNCTION public.market_book_was_busy(timestamptz) RESET ALL")
+        reset = live_definitions(cursor)["market_book_was_busy"]
+        cursor.execute(file_definitions()["market_book_was_busy"].replace("250", "251"))
+        edited = live_definitions(cursor)["market_book_was_busy"]
+    kept = file_definitions()["market_book_was_busy"]
+    assert "SET search_path" in kept and "SET search_path" not in reset
+    assert "'251 microseconds'" in edited and edited != kept
+
+
+def test_a_files_header_of_comments_is_not_part_of_its_definition():
+    text = "-- Why it is so.\n--\n\nCREATE FUNCTION f() RETURNS int\n AS $$ -- kept\n$$;\n"
+    assert file_definition(text) == "CREATE FUNCTION f() RETURNS int\n AS $$ -- kept\n$$;\n"
+
+
+_MIGRATIONS = [
+    Path(orders.__file__).resolve().parent.parent / "migrations",
+    Path(orders.__file__).resolve().parent.parent / "payments" / "migrations",
+]
+
+
+@pytest.mark.parametrize("folder", _MIGRATIONS, ids=lambda folder: folder.parent.name)
+def test_the_frozen_copies_of_migrations_are_loaded_by_a_migration(folder):
+    """Each file under <app>/migrations/sql/ is named by the migration whose number it has."""
+    modules = {path.stem[:4]: path.read_text() for path in folder.glob("0*.py")}
+    frozen = sorted((folder / "sql").glob("*.sql"))
+    unread = [path.name for path in frozen if path.name not in modules.get(path.name[:4], "")]
+    assert frozen and unread == []
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [*_MIGRATIONS, Path(orders.__file__).resolve().parents[2] / "activity" / "migrations"],
+    ids=lambda folder: folder.parent.name,
+)
+def test_no_migration_imports_another_migrations_sql(folder):
+    """A migration replays frozen text: another migration's module may change."""
+    importing = [
+        path.name
+        for path in sorted(folder.glob("0*.py"))
+        if "import_module(" in path.read_text() or ".migrations." in path.read_text()
     ]
+    assert importing == []

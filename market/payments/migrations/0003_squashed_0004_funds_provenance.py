@@ -10,13 +10,16 @@ as applied. 0001-0002 cannot join: market 0005 depends on payments 0002, and pay
 on market 0011.
 """
 
-import importlib
+from pathlib import Path
 
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-_0004 = importlib.import_module("market.payments.migrations.0004_fund_trade_trigger")
+# 0004's FUNCTION and REVERSE, frozen: the same text whatever 0004's module becomes.
+SQL = Path(__file__).resolve().parent / "sql"
+FUND_TRADE = (SQL / "0003_fund_trade_trigger.sql").read_text()
+FUND_TRADE_REVERSE = (SQL / "0003_fund_trade_trigger_reverse.sql").read_text()
 
 
 class Migration(migrations.Migration):
@@ -153,5 +156,5 @@ class Migration(migrations.Migration):
             model_name='proceedshold',
             constraint=models.CheckConstraint(condition=models.Q(('reversed_minor__gte', 0), ('reversed_minor__lte', models.F('amount_minor'))), name='proceedshold_reversed_within_amount'),
         ),
-        migrations.RunSQL([_0004.FUNCTION], [_0004.REVERSE]),
+        migrations.RunSQL([FUND_TRADE], [FUND_TRADE_REVERSE]),
     ]

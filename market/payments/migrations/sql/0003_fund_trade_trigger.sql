@@ -1,0 +1,26 @@
+
+CREATE OR REPLACE FUNCTION payments_fund_trade() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+    due bigint := NEW.price_minor;
+    lot record;
+    part bigint;
+BEGIN
+    FOR lot IN
+        SELECT id, remaining_minor FROM payments_fundslot
+        WHERE user_id = NEW.buyer_id AND remaining_minor > 0
+        ORDER BY id
+        FOR UPDATE
+    LOOP
+        EXIT WHEN due <= 0;
+        part := LEAST(lot.remaining_minor, due);
+        UPDATE payments_fundslot SET remaining_minor = remaining_minor - part WHERE id = lot.id;
+        INSERT INTO payments_tradefunding (trade_id, lot_id, amount_minor, reversed_minor)
+        VALUES (NEW.id, lot.id, part, 0);
+        due := due - part;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER payments_fund_trade AFTER INSERT ON market_trade
+FOR EACH ROW WHEN (NEW.currency = 'USD') EXECUTE FUNCTION payments_fund_trade();

@@ -1,0 +1,10 @@
+CREATE OR REPLACE FUNCTION public.activity_fanout_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    PERFORM pg_notify('activity_fanout', '');
+    RETURN NULL;
+END;
+$function$;
