@@ -99,10 +99,14 @@ def check_store(index: ModuleIndex, resolver: Resolver, node: ast.AST, flag: Fla
         )
     if not allowed:
         what = "an attribute of" if attribute_store else "an item of"
+        instead = _INSTEAD
+        if "getcontext()" in shown:
+            instead = "instead, set the precision for your own code only: with "
+            instead += "decimal.localcontext(prec=50): ..."
         flag(
             node,
             "store",
             f"{shown} stores into {what} an object that is not the verifier's own class, "
             "instance, function or container (a library object or a module, however it was "
-            "obtained, would no longer do what the checks trust it to do); " + _INSTEAD,
+            "obtained, would no longer do what the checks trust it to do); " + instead,
         )
