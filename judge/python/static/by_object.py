@@ -57,7 +57,7 @@ def _import_path(name: str) -> object | None:
         return None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def _module(name: str) -> types.ModuleType | None:
     """The module ``name`` when a verifier may import it (never a refused one), else None."""
     if not verifier_import_allowed(name) or refused(name) is not None:
@@ -68,7 +68,7 @@ def _module(name: str) -> types.ModuleType | None:
         return None
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # bounded: a long-lived web process checks many verifiers
 def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, str | None]:
     """(the canonical name of what ``dotted`` denotes if it differs from it, why it is
     refused) for a path rooted at a module; (None, None) when it cannot be resolved here."""
