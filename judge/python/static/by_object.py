@@ -144,6 +144,12 @@ def check_class_of(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
     parent = index.parents.get(id(node))
     if isinstance(parent, ast.Compare):
         return
+    if (
+        isinstance(parent, ast.Call)
+        and index.trusted_name(parent.func) in ("isinstance", "issubclass")
+        and node in parent.args[1:]
+    ):
+        return  # isinstance(y, type(x)): a test, nothing is built
     if isinstance(parent, ast.Attribute) and parent.attr in _CLASS_READS:
         return
     if isinstance(parent, ast.Tuple | ast.List | ast.Set) and isinstance(

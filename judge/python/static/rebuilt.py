@@ -45,7 +45,7 @@ _TEXT_MODULE_CONSTANTS = frozenset(
      "string.printable", "string.whitespace"}
 )  # fmt: skip
 # A %-conversion or a format spec that makes a character of a number.
-_PERCENT_C = re.compile(r"%[-#0 +*.\d(\w)]*?c")
+_PERCENT_C = re.compile(r"%(\([^)]*\))?[-#0 +]*(\*|\d+)?(\.(\*|\d+))?[hlL]?c")
 
 IsTainted = Callable[[ast.AST, set[str]], bool]
 
@@ -147,28 +147,32 @@ class Rebuilt:
 
     def _percent_makes_text(self, node: ast.AST) -> bool:
         """The left operand of ``%`` is text whose conversions may make characters (``%c``),
-        or text the check cannot read (a number's ``%`` is not text: left alone)."""
+        or text the check cannot read (a number's ``%`` is arithmetic: left alone)."""
         if isinstance(node, ast.Constant):
-            return isinstance(node.value, str | bytes) and bool(
-                _PERCENT_C.search(node.value if isinstance(node.value, str) else str(node.value))
-            )
+            value = node.value
+            if isinstance(value, bytes):
+                value = value.decode("latin-1")
+            return isinstance(value, str) and bool(_PERCENT_C.search(value))
+        return self._text_expression(node, set())
+
+    def _text_expression(self, node: ast.AST, seen: set[str]) -> bool:
+        """``node`` is certainly text (a literal, an f-string, text concatenated or repeated, a
+        name bound to such, ``str()``/``.join()``/``.format()`` of anything)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str | bytes)
         if isinstance(node, ast.JoinedStr):
             return True
-        return any(
-            isinstance(child, ast.Constant) and isinstance(child.value, str | bytes)
-            for child in ast.walk(node)
-        ) or self._bound_to_text(node)
-
-    def _bound_to_text(self, node: ast.AST) -> bool:
-        if not isinstance(node, ast.Name):
-            return False
-        scope = self.index.scope_of.get(id(node), self.index.tree)
-        for binding in self.index.lookup(node.id, scope) or []:
-            if binding.expr is not None and any(
-                isinstance(child, ast.Constant) and isinstance(child.value, str | bytes)
-                for child in ast.walk(binding.expr)
-            ):
-                return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult | ast.Mod):
+            return self._text_expression(node.left, seen) or self._text_expression(node.right, seen)
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                return node.func.attr in ("join", "format", "format_map", "replace", "decode")
+            return self.index.trusted_name(node.func) in ("str", "repr", "ascii", "format")
+        if isinstance(node, ast.Name) and node.id not in seen:
+            seen.add(node.id)
+            scope = self.index.scope_of.get(id(node), self.index.tree)
+            bindings = self.index.lookup(node.id, scope) or []
+            return any(b.expr is not None and self._text_expression(b.expr, seen) for b in bindings)
         return False
 
     def _spec_makes_text(self, node: ast.AST, *, template: bool = False) -> bool:

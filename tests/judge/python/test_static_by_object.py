@@ -84,6 +84,7 @@ def test_the_honest_twins_publish() -> None:
             import decimal
             import fractions
             import numpy as np
+            import sympy
 
             class Box:
                 def __init__(self):
@@ -98,7 +99,10 @@ def test_the_honest_twins_publish() -> None:
                 with decimal.localcontext(prec=40):
                     third = decimal.Decimal(1) / 3
                 label = "".join(chr(97 + i) for i in range(3)) + str(int(solution))
-                return kind == "Fraction" and third > 0 and bool(label) and grid.sum() == 4
+                a, b = int(solution.split(",")[0]), int(solution.split(",")[-1])
+                shown = "%s count, %d" % (a, b)
+                same = isinstance(a, type(b)) and sympy.isprime(a % b)
+                return kind == "Fraction" and third > 0 and bool(label + shown) and same
             """
         )
     )
