@@ -207,7 +207,23 @@ class _Builder:
             value = left * right if isinstance(node.op, ast.Mult) else left / right
         else:
             raise ParseError("operator not allowed")
+        self.check_merged_exponents(value)
         return value, self.check(self.bound_of(value) or bound)
+
+    def check_merged_exponents(self, value: Any) -> None:
+        """sympy merges powers: ``(x**1000)**1000`` is ``x**1000000`` and ``x**600 * x**600``
+        is ``x**1200``, each exponent within the budget. The merged one must be too (a verifier
+        that expands it would run out of time or memory)."""
+        if isinstance(value, sympy.Pow):
+            powers = [value]
+        elif isinstance(value, sympy.Mul):
+            powers = [arg for arg in value.args if isinstance(arg, sympy.Pow)]
+        else:
+            return
+        for power in powers:
+            exponent = power.exp
+            if isinstance(exponent, sympy.Rational) and abs(exponent) > self.budget.max_exponent:
+                raise ParseError("exponent too large")
 
     def power_bound(self, exponent: Any, lb: _Bound | None, rb: _Bound | None) -> _Bound | None:
         if rb is None:

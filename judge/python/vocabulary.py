@@ -176,6 +176,12 @@ REFUSED_ATTRIBUTES = frozenset(
 )  # fmt: skip
 
 
+# Library settings a verifier may assign (``mpmath.mp.dps = 50``), the one exception to "no
+# store into an imported module": each is a precision or display switch whose setter converts
+# the value to an int or bool and changes no function of the library.
+LIBRARY_SETTINGS = frozenset({"mpmath.mp.dps", "mpmath.mp.prec", "mpmath.mp.pretty"})
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ByName:
     """A callable that turns a name into an object: which arguments are names (``positions``;

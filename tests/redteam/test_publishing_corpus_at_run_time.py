@@ -4,7 +4,9 @@ Every verifier of publishing/attacks/ lets the solution's text reach sympy by a 
 analysis can lose; judged with a payload that makes the judge compute the answer, none may be
 ACCEPTED, whatever the publishing check says about it. Every verifier of publishing/honest/,
 judged with solutions of a few shapes, must never meet the rule (it may be REJECTED, as any
-verifier given a wrong answer).
+verifier given a wrong answer). Those that record a ``# right:`` and a ``# wrong:`` solution
+(a JSON string, on its own comment line) must ACCEPT the first and REJECT the second: an honest
+verifier that publishes but cannot accept its own answer is no evidence of anything.
 
 The verifiers of publishing/by_name/ are the other side of the model: the solution's text picks
 a library function by name (a sink that is not code), so the run-time rule does not see them.
@@ -14,6 +16,7 @@ publishing check (which refuses every one, ``test_publishing_corpus.py``) is the
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 
@@ -57,6 +60,28 @@ def test_the_honest_verifiers_of_the_publishing_corpus_never_meet_the_rule(
 
     assert len(HONEST) >= 25
     assert met == []
+
+
+def test_the_honest_verifiers_accept_their_right_solution_and_reject_the_wrong_one(
+    redteam_judge: PythonJudge,
+) -> None:
+    verdicts = {}
+    for path in HONEST:
+        text = path.read_text()
+        right = re.search(r"^# right: (.+)$", text, re.MULTILINE)
+        wrong = re.search(r"^# wrong: (.+)$", text, re.MULTILINE)
+        if right is None and wrong is None:
+            continue
+        assert right is not None and wrong is not None, path.name
+        judged = []
+        for solution in (json.loads(right.group(1)), json.loads(wrong.group(1))):
+            verdict = redteam_judge.judge(PythonJob(text, solution, seed=3, time_limit_s=20))
+            judged.append((verdict.verdict.value, verdict.reason and verdict.reason.value))
+        verdicts[path.stem] = judged
+
+    assert len(verdicts) >= 48
+    expected = [("ACCEPTED", None), ("REJECTED", "WRONG_ANSWER")]
+    assert {name: v for name, v in verdicts.items() if v != expected} == {}
 
 
 def test_the_by_name_attacks_are_real_forgeries_that_only_publishing_stops(

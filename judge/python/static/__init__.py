@@ -24,7 +24,7 @@ import logging
 from judge.python.static.checks import Checker
 from judge.python.static.facts import InjectionFlow
 from judge.python.static.refused import scan_refused
-from judge.python.static.rules import ADVICE, SHORT_ADVICE
+from judge.python.static.rules import ADVICE, SEE_BELOW
 from judge.python.static.scope import ModuleIndex
 from judge.python.static.shape import dynamic_import_errors, import_errors, verify_errors
 from judge.python.static.taint import Analysis
@@ -98,7 +98,7 @@ def _check_tree(tree: ast.Module) -> StaticReport:
         analysis.run(verify)
     flows = sorted(analysis.flows.values(), key=lambda flow: flow.line)
     errors.extend(f"line {flow.line}: {flow.message}" for flow in flows)
-    if any(SHORT_ADVICE in flow.message for flow in flows):
+    if any(flow.message.endswith(SEE_BELOW) for flow in flows):
         errors.append(f"how to fix the lines above: {ADVICE}")  # once, not per finding
     return StaticReport(
         ok=not errors,

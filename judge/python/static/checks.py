@@ -171,8 +171,8 @@ class Checker:
             if keyword.arg is None:
                 a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
                 return
-        if is_sanitiser(name) or name in EXCEPTION_CLASSES:
-            return  # a number/bool comes out; an exception only stores its arguments
+        if is_sanitiser(name) or name in EXCEPTION_CLASSES or self.index.numeric_array(node):
+            return  # numbers or a bool come out; an exception only stores its arguments
         if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
             return  # runs no code of its argument; the class is tainted as the argument is
         if name in LIBRARY_PARSERS:
@@ -366,6 +366,16 @@ class Checker:
                 return
         if a.plain.is_plain(function, self.scope(function)):
             return  # re.sub's replacement text
+        if (
+            isinstance(function, ast.Attribute)
+            and function.attr in BUILTIN_METHODS
+            and function.attr not in MUTATORS
+            and a.plain.is_builtin_container(function.value, self.scope(function))
+            and not self.mixed.holds_foreign(function.value, tainted)
+        ):
+            # max(counts, key=counts.get): a lookup in a dict the verifier built, whose values
+            # (compared with each other) are data.
+            return
         a.flag(
             node,
             name,

@@ -12,7 +12,7 @@ import ast
 
 from judge.python.static.facts import TaintFacts
 from judge.python.static.mixed import MixedContainers
-from judge.python.static.rules import SHORT_ADVICE
+from judge.python.static.rules import OTHER_ADVICE, SEE_BELOW
 from judge.python.static.scope import Scope, all_params_of, describe
 
 OPERATORS = {
@@ -54,7 +54,7 @@ class OperatorChecks:
                     node,
                     f"operator {symbol}",
                     f"the solution meets {describe(other)} in `{symbol}`, an object the "
-                    f"checks cannot type (sympy objects sympify the other operand); {SHORT_ADVICE}",
+                    f"checks cannot type (sympy objects sympify the other operand); {OTHER_ADVICE}",
                 )
                 return
 
@@ -78,6 +78,7 @@ class OperatorChecks:
                 # A dict's keys are compared, a list's elements all are: those must be plain.
                 container_ok = self.a.is_tainted(right, tainted) or (
                     self.a.plain.is_plain(right, scope)
+                    or self.a.resolver.own_enum(right)
                     or self.a.plain.is_class_literal(right)
                     or (
                         self.a.plain.is_dict(right, scope)
@@ -89,7 +90,7 @@ class OperatorChecks:
                         node,
                         f"operator {OPERATORS[type(op)]}",
                         f"the solution is looked up in {describe(right)}, an object the "
-                        f"checks cannot type; {SHORT_ADVICE}",
+                        f"checks cannot type; {OTHER_ADVICE}",
                     )
             else:
                 symbol = OPERATORS[type(op)]
@@ -101,12 +102,16 @@ class OperatorChecks:
         key_tainted = self.a.is_tainted(node.slice, tainted)
         scope = self._scope(node)
         if key_tainted and not value_tainted:
-            if not self.a.plain.has_plain_keys(node.value, scope):
+            if not (
+                self.a.plain.has_plain_keys(node.value, scope)
+                or self.a.resolver.own_enum(node.value)
+            ):
                 self.a.flag(
                     node,
                     "subscript",
                     f"the solution indexes {describe(node.value)}, an object the checks "
-                    f"cannot type; index a dict, list or str the verifier built; {SHORT_ADVICE}",
+                    "cannot type; instead, index a dict, list or str the verifier built (a "
+                    f"display of literals), or convert the text first (int(); {SEE_BELOW}",
                 )
         elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
             self.a.flag(

@@ -11,23 +11,27 @@ from __future__ import annotations
 import ast
 import builtins
 
-from judge.python.static.rules import PLAIN_MODULE_ATTRIBUTES, SANITISERS
+from judge.python.static.own_functions import OwnFunctions
+from judge.python.static.rules import ALWAYS_PLAIN, PLAIN_MODULE_ATTRIBUTES
 from judge.python.static.scope import Binding, ModuleIndex, Scope
 
-# Builtins that always return a builtin value, whatever their arguments. Not ``type``: the
-# class of a library object is a library class, whose methods take the instance explicitly
-# (``type(poly).add(poly, solution)`` sympified the solution); it is plain of a plain value.
-_ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
 # Builtins that return a plain value when all their arguments are plain.
 _PLAIN_IF_ARGUMENTS = frozenset(
     {"abs", "round", "divmod", "pow", "list", "tuple", "dict", "set", "frozenset", "sorted",
      "reversed", "enumerate", "zip", "range", "min", "max", "sum", "iter", "next", "bytes",
      "bytearray", "slice", "type", "re.match", "re.fullmatch", "re.search", "re.findall",
      "re.finditer", "re.split", "re.sub", "re.subn", "re.escape", "json.loads", "json.dumps",
-     "ast.parse", "ast.literal_eval"}
+     "ast.parse", "ast.literal_eval",
+     # A dict subclass and iterators of tuples: what goes in comes out, nothing is called.
+     "collections.Counter", "itertools.permutations", "itertools.combinations",
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
 )  # fmt: skip
 
 
+# Factories of collections.defaultdict whose values are a builtin's empty value.
+_EMPTY_VALUE_FACTORIES = frozenset(
+    {"int", "float", "complex", "bool", "str", "list", "tuple", "dict", "set", "frozenset"}
+)
 # Calls and methods that return a new builtin list/dict/set (whatever they hold).
 _CONTAINER_CALLS = frozenset(
     {"list", "dict", "set", "sorted", "json.loads", "re.findall", "re.split"}
@@ -39,6 +43,7 @@ class Plainness:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
         self._memo: dict[tuple[int, str], bool] = {}
+        self.own = OwnFunctions(index, self)
 
     def is_plain(self, node: ast.AST, scope: Scope) -> bool:  # noqa: C901 -- one case per node
         if isinstance(node, ast.Constant | ast.JoinedStr):
@@ -51,7 +56,10 @@ class Plainness:
             keys = [key for key in node.keys if key is not None]
             return all(self.is_plain(part, scope) for part in (*keys, *node.values))
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
-            return self.is_plain(node.elt, scope) and self._generators_plain(node.generators, scope)
+            # {(int(s[x]), int(s[y])) for s in sympy.solve(...)} holds ints whatever it iterates.
+            return self.is_plain(node.elt, scope) and (
+                self._generators_plain(node.generators, scope) or self._plain_by_shape(node.elt)
+            )
         if isinstance(node, ast.DictComp):
             return (
                 self.is_plain(node.key, scope)
@@ -88,26 +96,38 @@ class Plainness:
             return self.name_plain(node.id, scope)
         return False
 
+    def _plain_by_shape(self, node: ast.AST) -> bool:
+        """Plain whatever its names hold: a literal, a sanitiser's or ``str()``'s result, or a
+        tuple/list of them."""
+        if isinstance(node, ast.Constant | ast.JoinedStr):
+            return True
+        if isinstance(node, ast.Tuple | ast.List):
+            return all(self._plain_by_shape(element) for element in node.elts)
+        return isinstance(node, ast.Call) and self.index.trusted_name(node.func) in ALWAYS_PLAIN
+
     def _generators_plain(self, generators: list[ast.comprehension], scope: Scope) -> bool:
         return all(self.is_plain(generator.iter, scope) for generator in generators)
 
     def _call_plain(self, node: ast.Call, scope: Scope) -> bool:
         name = self.index.trusted_name(node.func)
         if name is None and isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+            if isinstance(receiver, ast.Constant) and isinstance(receiver.value, str):
+                return True  # "".join(...), "-".split(...): a str's methods return str data
             # A builtin method of a plain value: "a,b".split(","), parts.copy().
             return (
                 self.is_plain(node.func.value, scope)
                 and all(self.is_plain(argument, scope) for argument in node.args)
                 and not node.keywords
             )
-        if name in _ALWAYS_PLAIN:
+        if name in ALWAYS_PLAIN or self.index.maps_sanitiser(node) or self.is_default_dict(node):
             return True
         if name in _PLAIN_IF_ARGUMENTS:
             return all(
                 self.is_plain(argument, scope)
                 for argument in (*node.args, *(k.value for k in node.keywords))
             )
-        return False
+        return self.own.call_plain(node)
 
     def name_plain(self, name: str, scope: Scope) -> bool:
         bindings = self.index.lookup(name, scope)
@@ -118,7 +138,13 @@ class Plainness:
             return self._memo[key]
         # Optimistic inside a cycle (n = n + 1): each value is built from plain ones.
         self._memo[key] = True
-        result = all(self._binding_plain(binding, scope) for binding in bindings)
+        parameter = self.own.parameter_binding(name, scope)
+        result = all(
+            self.own.parameter_plain(parameter[0], name)
+            if parameter is not None and binding is parameter[1]
+            else self._binding_plain(binding, scope)
+            for binding in bindings
+        )
         self._memo[key] = result
         return result
 
@@ -151,6 +177,18 @@ class Plainness:
             return isinstance(getattr(builtins, name, None), type)
         return module == "ast" and isinstance(getattr(ast, attribute, None), type)
 
+    def is_default_dict(self, node: ast.AST) -> bool:
+        """``collections.defaultdict(int)``: an empty dict whose missing keys get a builtin's
+        empty value (0, [], ...), as a display ``{}`` would hold them."""
+        if not (
+            isinstance(node, ast.Call)
+            and self.index.trusted_name(node.func) == "collections.defaultdict"
+            and not node.keywords
+            and len(node.args) <= 1
+        ):
+            return False
+        return all(self.index.trusted_name(a) in _EMPTY_VALUE_FACTORIES for a in node.args)
+
     def is_dict(self, node: ast.AST, scope: Scope) -> bool:
         """A dict display, or a name bound only to dict displays."""
         if isinstance(node, ast.Dict):
@@ -176,8 +214,11 @@ class Plainness:
                 binding.kind == "inner"
                 or binding.kind == "value"
                 and binding.expr is not None
-                and isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
-                and self.has_plain_keys(binding.expr, scope)
+                and (
+                    isinstance(binding.expr, ast.Dict | ast.List | ast.Tuple)
+                    and self.has_plain_keys(binding.expr, scope)
+                    or self.is_default_dict(binding.expr)
+                )
                 for binding in bindings
             )
         return False
@@ -186,7 +227,7 @@ class Plainness:
         """A list/dict/set the verifier built (its elements may be anything): it can hold the
         solution (parts.append(solution)) without calling anything of it."""
         displays = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
-        if isinstance(node, displays):
+        if isinstance(node, displays) or self.is_default_dict(node):
             return True
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr in _CONTAINER_METHODS:

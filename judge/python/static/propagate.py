@@ -102,8 +102,15 @@ class Propagation:
                 if isinstance(target, ast.Subscript) and self.a.is_tainted(target.slice, tainted):
                     self.store(target, tainted)
         elif isinstance(node, ast.AugAssign):
-            if self.a.is_tainted(node.value, tainted) or self.a.is_tainted(node.target, tainted):
-                self.store(node.target, tainted)
+            target = node.target
+            if (
+                self.a.is_tainted(node.value, tainted)
+                or self.a.is_tainted(target, tainted)
+                # counts[text] += 1: the dict now holds the text as a key, as with ``=``.
+                or isinstance(target, ast.Subscript)
+                and self.a.is_tainted(target.slice, tainted)
+            ):
+                self.store(target, tainted)
         elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
             if node.value is not None and self.a.is_tainted(node.value, tainted):
                 self.store(node.target, tainted)

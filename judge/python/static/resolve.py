@@ -20,6 +20,12 @@ from judge.python.static.scope import ModuleIndex, Scope, params_of
 Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
 
+# The enum module's bases: their metaclass looks members up by name in a dict of str keys.
+ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+# With a builtin data type mixed in (``class Move(str, Enum)``): the metaclass is the same.
+_ENUM_PARTS = ENUM_BASES | {"str", "int", "float"}
+
+
 class Resolver:
     def __init__(self, index: ModuleIndex) -> None:
         self.index = index
@@ -70,6 +76,37 @@ class Resolver:
             if not (isinstance(base, ast.Name) and self.own_class(base.id) is not None):
                 return None
         return cls
+
+    def own_enum(self, node: ast.AST) -> bool:
+        """``Move`` or ``Move.__members__``: an own class that derives from the enum module's
+        bases only, with no metaclass, decorator or class-level hook of its own. Indexing it by
+        name (``Move[text]``, ``text in Move.__members__``) reads a dict of the author's members
+        by str keys: the candidates are the author's, as with a dict the verifier built."""
+        if isinstance(node, ast.Attribute) and node.attr == "__members__":
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        classes = self.index.classes.get(node.id, [])
+        if len(classes) != 1 or self.index.binding_sites.get(node.id, 0) != 1:
+            return False
+        cls = classes[0]
+        hooks = {
+            "__class_getitem__",
+            "__getitem__",
+            "__contains__",
+            "_missing_",
+            "__init_subclass__",
+        }
+        return (
+            not cls.keywords
+            and not cls.decorator_list
+            and any(self.index.trusted_name(base) in ENUM_BASES for base in cls.bases)
+            and all(self.index.trusted_name(base) in _ENUM_PARTS for base in cls.bases)
+            and not any(
+                isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name in hooks
+                for item in cls.body
+            )
+        )
 
     def subclasses(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
         found = [cls]

@@ -15,7 +15,10 @@ from judge.python import vocabulary
 # --- sanitisers: the result carries nothing of the solution but plain numbers/booleans ---
 SANITISERS = frozenset(
     {"int", "float", "complex", "bool", "len", "ord", "hash", "isinstance", "issubclass",
-     "callable", "id", "fractions.Fraction", "decimal.Decimal"}
+     "callable", "id", "fractions.Fraction", "decimal.Decimal",
+     # mpmath's number parser (libmpf.from_str: digits, exponent, inf/nan; no eval, no sympy).
+     # Its result's dunders convert numbers only: a str on the other side is NotImplemented.
+     "mpmath.mpf"}
 )  # fmt: skip
 # Not type(): type(x) runs no code of x, but it is x's class, and the class of the verifier's
 # own instance carries its class attributes (``Memo.last = text``, then ``type(memo).last``).
@@ -23,6 +26,12 @@ SANITISERS = frozenset(
 # own class holds the solution (taint.py). type(name, bases, namespace) builds a class from
 # its arguments and stays refused.
 CLASS_OF = "type"
+
+
+# Builtins that always return a builtin value, whatever their arguments. Not ``type``: the
+# class of a library object is a library class, whose methods take the instance explicitly
+# (``type(poly).add(poly, solution)`` sympified the solution); it is plain of a plain value.
+ALWAYS_PLAIN = SANITISERS | {"str", "repr", "ascii", "chr", "format", "any", "all"}
 
 
 def is_sanitiser(name: str | None) -> bool:
@@ -51,7 +60,12 @@ PROPAGATORS = frozenset(
      "unicodedata.normalize", "unicodedata.category", "unicodedata.numeric",
      "unicodedata.digit", "unicodedata.decimal",
      "collections.Counter", "itertools.permutations", "itertools.combinations",
-     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise"}
+     "itertools.product", "itertools.chain", "itertools.islice", "itertools.pairwise",
+     # csv.reader(io.StringIO(text)): a buffer of the text, rows of str read from it.
+     "io.StringIO", "csv.reader",
+     # Reorder or hand out the elements they are given, comparing them with `<` (no push:
+     # a push stores into the heap, which a propagator does not follow).
+     "heapq.heapify", "heapq.heappop", "heapq.nsmallest", "heapq.nlargest"}
 )  # fmt: skip
 # Arguments of propagators that are functions called with the tainted data: they must be a
 # lambda or a function of the verifier (analysed with tainted parameters) or a listed builtin.
@@ -64,6 +78,8 @@ CALLABLE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "re.sub": ((1,), ("repl",)),
     "re.subn": ((1,), ("repl",)),
     "sort": ((), ("key",)),  # list.sort
+    "heapq.nsmallest": ((), ("key",)),
+    "heapq.nlargest": ((), ("key",)),
 }
 SAFE_CALLABLE_VALUES = frozenset(
     {"int", "float", "str", "len", "abs", "bool", "repr", "ord", "chr", "tuple", "list",
@@ -152,4 +168,13 @@ ADVICE = (
     "for structure, formalmarket_verify.parse_math() for expressions (its result is safe)"
 )
 # What each finding about the solution's data says; the full ADVICE follows once, at the end.
-SHORT_ADVICE = "instead, convert the text first (int(), Fraction(), parse_math(); see below)"
+# A finding that ends with this pointer gets the full ADVICE once, as the report's last error.
+SEE_BELOW = "see below)"
+SHORT_ADVICE = f"instead, convert the text first (int(), Fraction(), parse_math(); {SEE_BELOW}"
+# For a finding about the value the solution's data meets (not the data itself): often the
+# author's own value, which the check could not type (a helper's or a library call's result).
+OTHER_ADVICE = (
+    "instead, make that value one the check can read (a literal, a display of literals, or "
+    "str()/int()/float()/list() of it), or convert the text first (int(), Fraction(), "
+    f"parse_math(); {SEE_BELOW}"
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from judge.python.static.rules import BUILTIN_NAMES, MUTATORS
+from judge.python.static.rules import BUILTIN_NAMES, MUTATORS, SANITISERS
 
 Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -58,6 +58,12 @@ def all_params_of(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
     arguments = function.args
     names = [*params_of(function), *(a.arg for a in arguments.kwonlyargs)]
     return names + [a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None]
+
+
+# numpy dtypes that hold numbers only (as a string or as numpy's attribute).
+NUMERIC_DTYPE_NAMES = frozenset(
+    {"float", "int", "complex", "float64", "float32", "int64", "int32", "complex128", "f8", "i8"}
+)
 
 
 class ModuleIndex:
@@ -245,6 +251,33 @@ class ModuleIndex:
         if head in BUILTIN_NAMES and head not in self.binding_sites:
             return name
         return None
+
+    def maps_sanitiser(self, node: ast.Call) -> bool:
+        """``map(int, parts)``: every element is what a sanitiser returns (a number), as
+        ``[int(p) for p in parts]`` is; the iterable meets only the sanitiser."""
+        return (
+            self.trusted_name(node.func) == "map"
+            and len(node.args) == 2
+            and not node.keywords
+            and not isinstance(node.args[1], ast.Starred)
+            and self.trusted_name(node.args[0]) in SANITISERS
+        )
+
+    def numeric_array(self, node: ast.Call) -> bool:
+        """``numpy.array(rows, dtype=float)``: numpy converts each element as ``float()``
+        would, and the array holds numbers only, as ``[float(x) for x in rows]`` does."""
+        if self.trusted_name(node.func) not in ("numpy.array", "numpy.asarray"):
+            return False
+        dtypes = [k.value for k in node.keywords if k.arg == "dtype"] + node.args[1:2]
+        if len(dtypes) != 1 or any(k.arg not in ("dtype", "copy") for k in node.keywords):
+            return False
+        dtype = dtypes[0]
+        if isinstance(dtype, ast.Constant):
+            return dtype.value in NUMERIC_DTYPE_NAMES
+        name = self.trusted_name(dtype)
+        return name in ("float", "int", "complex") or (
+            name is not None and name.removeprefix("numpy.") in NUMERIC_DTYPE_NAMES
+        )
 
     def lookup(self, name: str, scope: Scope) -> list[Binding] | None:
         """The bindings of ``name`` seen from ``scope`` (None if it is bound nowhere there)."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from judge.python.static.resolve import Resolver
 from judge.python.static.scope import ModuleIndex, Scope
+from judge.python.vocabulary import LIBRARY_SETTINGS
 
 Flag = Callable[[ast.AST, str, str], None]
 
@@ -62,6 +63,27 @@ def _own_path(index: ModuleIndex, resolver: Resolver, node: ast.AST, scope: Scop
     return True
 
 
+# What a decimal context's setters take: numbers and a rounding name, checked by the setter.
+_DECIMAL_SETTINGS = frozenset({"prec", "rounding", "Emin", "Emax", "capitals", "clamp"})
+
+
+def _local_decimal_setting(index: ModuleIndex, node: ast.AST, target: ast.AST) -> bool:
+    """``with decimal.localcontext() as context: context.prec = 60``: a setting of a context
+    the verifier made for its own block (bound once, by that ``with``), not of the library."""
+    if not (isinstance(node, ast.Attribute) and node.attr in _DECIMAL_SETTINGS):
+        return False
+    if not isinstance(target, ast.Name) or index.binding_sites.get(target.id) != 1:
+        return False
+    return any(
+        isinstance(item, ast.withitem)
+        and isinstance(item.optional_vars, ast.Name)
+        and item.optional_vars.id == target.id
+        and isinstance(item.context_expr, ast.Call)
+        and index.trusted_name(item.context_expr.func) == "decimal.localcontext"
+        for item in ast.walk(index.tree)
+    )
+
+
 def check_store(index: ModuleIndex, resolver: Resolver, node: ast.AST, flag: Flag) -> None:
     """Flag a store into anything but the verifier's own objects and containers."""
     stored = isinstance(getattr(node, "ctx", None), ast.Store | ast.Del)
@@ -77,6 +99,10 @@ def check_store(index: ModuleIndex, resolver: Resolver, node: ast.AST, flag: Fla
     else:
         return
     if target is None:
+        return
+    if attribute_store and index.trusted_name(node) in LIBRARY_SETTINGS:
+        return  # mpmath.mp.dps = 50: a precision, not a change of what the library does
+    if attribute_store and _local_decimal_setting(index, node, target):
         return
     scope = index.scope_of.get(id(node), index.tree)
     root = target

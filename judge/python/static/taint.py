@@ -318,6 +318,8 @@ class Analysis:
         name = self.index.trusted_name(node.func)
         if is_sanitiser(name) or name in LIBRARY_PARSERS:
             return False
+        if self.index.maps_sanitiser(node) or self.index.numeric_array(node):
+            return False
         if name in TAINT_SOURCES:
             return True
         if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
