@@ -123,6 +123,24 @@ REFUSED: Mapping[str, Danger] = {
         "trust about a library would no longer hold",
         "wrap the library function in one of your own",
     ),
+    "sympy.var": Danger(
+        "var() writes symbols into the caller's module namespace under the names it is given",
+        'use sympy.symbols() and bind the result to names of your own (x, y = symbols("x y"))',
+    ),
+    "sympy.core.symbol.var": Danger(
+        "var() writes symbols into the caller's module namespace under the names it is given",
+        'use sympy.symbols() and bind the result to names of your own (x, y = symbols("x y"))',
+    ),
+    "sympy.interactive": Danger(
+        "sympy.interactive changes the session's namespace and printing",
+        "import what you need from sympy directly",
+    ),
+    "sympy.external.import_module": Danger(
+        "import_module imports a module chosen by a string", _IMPORT_INSTEAD
+    ),
+    "sympy.external.importtools": Danger(
+        "import_module imports a module chosen by a string", _IMPORT_INSTEAD
+    ),
     "logging.config": Danger(
         "logging.config imports and calls the factories its configuration names",
         "leave logging alone (print nothing; the verdict is the return value)",

@@ -20,6 +20,15 @@ once counted clean, then hands it to a sink: a comparison whose own dunder retur
 class read through ``type(instance)`` (red team 2026-12-06, S1 and S2; several reach
 ``dataclasses._create_fn`` or a loader's ``get_data``, which the run-time rule admitted). Each
 must be refused with a finding at the line marked ``# sink``, where the text arrives.
+
+Red team 2 (2026-12-06): each file of publishing/by_object/ reaches a library object without
+the name the tables know (a module obtained as a value by ``import_module`` or by a resolver
+and then stored into, ``type(operator.attrgetter(...))`` and ``.__class__``, ``operator``,
+``builtins``, ``pydoc``, ``inspect`` re-exported by mpmath, scipy or sympy, ``sympy.var``
+writing the verifier's globals); each file of publishing/rebuilt_text/ rebuilds the solution's
+text from numbers (``chr(ord(s))``, ``bytes``, ``to_bytes``, ``%c``, ``format(n, "c")``, a
+literal alphabet indexed by the solution's numbers...) and hands it to a library call. Each
+must be refused with a finding at the line marked ``# sink``.
 """
 
 from __future__ import annotations
@@ -35,12 +44,16 @@ ATTACKS = sorted((HERE / "attacks").glob("*.py"))
 HONEST = sorted((HERE / "honest").glob("*.py"))
 BY_NAME = sorted((HERE / "by_name").glob("*.py"))
 LAUNDERING = sorted((HERE / "laundering").glob("*.py"))
+BY_OBJECT = sorted((HERE / "by_object").glob("*.py"))
+REBUILT_TEXT = sorted((HERE / "rebuilt_text").glob("*.py"))
+AT_SINK = [*BY_NAME, *LAUNDERING, *BY_OBJECT, *REBUILT_TEXT]
 DEMO = sorted((HERE.parents[2] / "market" / "demo" / "python").glob("*/verifier.py"))
 
 
 def test_the_corpus_has_its_size() -> None:
     sizes = (len(ATTACKS), len(HONEST), len(DEMO), len(BY_NAME), len(LAUNDERING))
-    assert sizes == (201, 76, 4, 16, 21)
+    assert sizes == (201, 78, 4, 16, 21)
+    assert (len(BY_OBJECT), len(REBUILT_TEXT)) == (17, 15)
 
 
 @pytest.mark.parametrize("path", ATTACKS, ids=[path.stem for path in ATTACKS])
@@ -56,11 +69,7 @@ def test_publishing_refuses_the_attack_with_its_line_and_advice(path: pathlib.Pa
         assert "instead" in flow.message  # every refusal says what to write instead
 
 
-@pytest.mark.parametrize(
-    "path",
-    [*BY_NAME, *LAUNDERING],
-    ids=[p.parent.name + "/" + p.stem for p in [*BY_NAME, *LAUNDERING]],
-)
+@pytest.mark.parametrize("path", AT_SINK, ids=[p.parent.name + "/" + p.stem for p in AT_SINK])
 def test_publishing_refuses_the_attack_at_its_sink(path: pathlib.Path) -> None:
     text = path.read_text()
     sink = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("# sink")]

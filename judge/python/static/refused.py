@@ -12,11 +12,13 @@ import ast
 from collections.abc import Callable
 
 from judge.python.static.by_name import check_format_method, check_resolver_call
+from judge.python.static.by_object import check_class_of, path_names
+from judge.python.static.resolve import Resolver
 from judge.python.static.scope import ModuleIndex
+from judge.python.static.stores import check_store
 from judge.python.vocabulary import (
     EVALUATOR_ATTRIBUTES,
     FORMAT_METHODS,
-    LIBRARY_SETTINGS,
     REFUSED_ATTRIBUTES,
     attribute_instead,
     literal_only,
@@ -61,14 +63,18 @@ def _namespace(node: ast.AST) -> bool:
 
 
 def scan_refused(index: ModuleIndex, flag: Flag) -> None:
-    """Flag every mention of a refused feature, and every change to an imported module."""
+    """Flag every mention of a refused feature, every store into what is not the verifier's
+    own (``stores.py``) and every library resolver reached as an object (``by_object.py``)."""
+    resolver = Resolver(index)
     for node in ast.walk(index.tree):
-        _check_module_store(index, node, flag)
+        check_store(index, resolver, node, flag)
+        check_class_of(index, node, flag)
         if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
         parent = index.parents.get(id(node))
         inner = isinstance(parent, ast.Attribute) and index.qualified(parent) != ""
         names = [] if inner else index.candidates(node)
+        names += [other for name in names for other in path_names(index, node, name, flag)]
         if isinstance(node, ast.Attribute) and node.attr in FORMAT_METHODS:
             check_format_method(index, node, parent, flag)
         if any(_check_name(index, node, parent, name, flag) for name in names):
@@ -118,33 +124,3 @@ def _check_name(
             )
         return True
     return check_resolver_call(index, node, parent, name, flag)
-
-
-def _check_module_store(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
-    """``formalmarket_verify.parse_math = f``, ``sympy.core.sympify.converter[str] = f``,
-    ``setattr(module, ...)``: what the checks trust about a library would no longer hold."""
-    target: ast.AST | None = None
-    stored = isinstance(getattr(node, "ctx", None), ast.Store | ast.Del)
-    if isinstance(node, ast.Attribute | ast.Subscript) and stored:
-        target = node
-    elif isinstance(node, ast.Call) and index.trusted_name(node.func) in {"setattr", "delattr"}:
-        target = node.args[0] if node.args else None
-    if target is None:
-        return
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Store)
-        and index.trusted_name(node) in LIBRARY_SETTINGS
-    ):
-        return  # mpmath.mp.dps = 50: a precision, not a change of what the library does
-    root = target
-    while isinstance(root, ast.Attribute | ast.Subscript):
-        root = root.value
-    if isinstance(root, ast.Name) and root.id in index.aliases:
-        flag(
-            node,
-            "module store",
-            f"{ast.unparse(target)[:40]} changes an imported module or "
-            "its objects: the checks could no longer trust what its functions do; instead, "
-            "keep your own value in a variable or wrap the function in one of your own",
-        )

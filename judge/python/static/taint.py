@@ -19,6 +19,7 @@ from judge.python.static.compare import Comparisons
 from judge.python.static.facts import InjectionFlow, NodeCheck
 from judge.python.static.plain import Plainness
 from judge.python.static.propagate import Propagation
+from judge.python.static.rebuilt import Rebuilt
 from judge.python.static.resolve import Function, Resolver, class_members
 from judge.python.static.rules import CLASS_OF, LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
 from judge.python.static.scope import (
@@ -35,6 +36,8 @@ MAX_ANALYSES = 4_000
 
 
 Key = tuple[int, frozenset[str], frozenset[str], frozenset[str]]
+# Nodes that may convert numbers to text (rebuilt.py).
+REBUILT_NODES = (ast.Call, ast.Name, ast.Attribute, ast.BinOp, ast.JoinedStr, ast.Subscript)
 
 
 class Analysis:
@@ -63,6 +66,7 @@ class Analysis:
         self.checker: NodeCheck = _NoChecks()
         self.propagation = Propagation(self)
         self.comparisons = Comparisons(self)
+        self.rebuilt = Rebuilt(index, self.is_tainted)
 
     def flag(self, node: ast.AST, sink: str, message: str) -> None:
         line = getattr(node, "lineno", 0)
@@ -257,6 +261,8 @@ class Analysis:
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
+        if isinstance(node, REBUILT_NODES) and self.rebuilt.rebuilds(node, tainted):
+            return True  # chr(ord(s)): text rebuilt from the solution's numbers (rebuilt.py)
         if isinstance(node, ast.Name):
             return (
                 node.id in tainted

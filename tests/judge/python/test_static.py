@@ -102,8 +102,26 @@ def test_dynamic_imports_are_refused() -> None:
     )
 
     assert report.ok is False
-    assert any(e.startswith("line 4: dynamic import with a computed name; ") for e in report.errors)
-    assert any(e.startswith("line 5: import of 'stripe' is not allowed; ") for e in report.errors)
+    assert any(e.startswith("line 4: dynamic import (import_module): ") for e in report.errors)
+    assert any(e.startswith("line 5: dynamic import (__import__): ") for e in report.errors)
+
+
+def test_dynamic_imports_of_literal_allowed_modules_are_refused_too() -> None:
+    # A dotted path in a string escapes the checks an import statement gets: sympy.parsing is
+    # refused when spelled, and the module would come back as a value (red team 2, F1).
+    report = static_check(
+        _src(
+            "import sympy.external\n"
+            "M = sympy.external.import_module('sympy.parsing.sympy_parser')\n"
+            "def verify(solution, rng):\n"
+            "    return __import__('math').gcd(4, 6) == 2\n"
+        )
+    )
+
+    assert report.ok is False
+    assert any(e.startswith("line 3: dynamic import (import_module): ") for e in report.errors)
+    assert any(e.startswith("line 5: dynamic import (__import__): ") for e in report.errors)
+    assert all("instead" in e for e in report.errors)
 
 
 @pytest.mark.parametrize(

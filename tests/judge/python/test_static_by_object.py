@@ -1,0 +1,110 @@
+"""Library objects judged by what they are, stores only into the verifier's own objects, and
+text rebuilt from the solution's numbers (red team 2, 2026-12-06).
+
+Each attack is a one-line twin of an honest shape that publishes; the corpus cases are in
+``tests/redteam/publishing/by_object/`` and ``rebuilt_text/``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from judge.python import static_check
+from judge.python.static.by_object import canonical_path
+
+
+def _src(body: str) -> str:
+    return '"""Solution: text."""\n' + textwrap.dedent(body)
+
+
+def test_a_module_reexported_by_a_library_is_judged_under_its_own_name() -> None:
+    assert canonical_path("mpmath.math2.operator.attrgetter", frozenset({"mpmath.math2"})) == (
+        "operator.attrgetter",
+        None,
+    )
+    assert canonical_path("numpy.linalg.norm", frozenset({"numpy"})) == (None, None)
+
+
+def test_a_path_through_a_module_a_verifier_may_not_import_is_refused() -> None:
+    canonical, why = canonical_path(
+        "scipy._lib._docscrape.pydoc.locate", frozenset({"scipy._lib._docscrape"})
+    )
+
+    assert canonical == "pydoc"
+    assert why is not None and "pydoc" in why
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "words"),
+    [
+        (
+            "import decimal\ndecimal.getcontext().prec = 50\n"
+            "def verify(solution, rng):\n    return int(solution) == 4\n",
+            3,
+            "decimal.localcontext(prec=50)",
+        ),
+        (
+            "import sympy.core.basic as basic\nB = basic\n"
+            "def verify(solution, rng):\n    B.x = 1\n    return int(solution) == 4\n",
+            5,
+            "not the verifier's own",
+        ),
+        (
+            "import fractions\nF = fractions.Fraction(1, 2)\n"
+            "def verify(solution, rng):\n    type(F)(solution)\n    return False\n",
+            5,
+            "may only be compared",
+        ),
+        (
+            "import numpy as np\n"
+            "def verify(solution, rng):\n"
+            "    spec = ''.join(chr(ord(s)) for s in solution)\n"
+            "    return np.einsum(spec, np.eye(2)) == 2\n",
+            5,
+            "numpy.einsum",
+        ),
+    ],
+    ids=["decimal context", "module held in a name", "class of a library object", "chr(ord)"],
+)
+def test_the_attack_twin_is_refused_at_its_line(body: str, line: int, words: str) -> None:
+    report = static_check(_src(body))
+
+    assert report.ok is False
+    flows = [flow for flow in report.injection_flows if flow.line == line]
+    assert flows != []
+    assert any(words in flow.message and "instead" in flow.message for flow in flows)
+
+
+def test_the_honest_twins_publish() -> None:
+    report = static_check(
+        _src(
+            """
+            import decimal
+            import fractions
+            import numpy as np
+            import sympy
+
+            class Box:
+                def __init__(self):
+                    self.items = []
+
+            def verify(solution, rng):
+                box = Box()
+                box.count = 0
+                grid = np.zeros(3)
+                grid[0] = int(solution)
+                kind = type(fractions.Fraction(1, 2)).__name__
+                with decimal.localcontext(prec=40):
+                    third = decimal.Decimal(1) / 3
+                label = "".join(chr(97 + i) for i in range(3)) + str(int(solution))
+                a, b = int(solution.split(",")[0]), int(solution.split(",")[-1])
+                shown = "%s count, %d" % (a, b)
+                same = isinstance(a, type(b)) and sympy.isprime(a % b)
+                return kind == "Fraction" and third > 0 and bool(label + shown) and same
+            """
+        )
+    )
+
+    assert (report.ok, report.errors) == (True, ())

@@ -1,0 +1,14 @@
+"""Solution: code points of a helper's name (red team 2 F2: attrgetter(...).__class__)."""
+
+# ruff: noqa -- an attack verifier, linted only for what it is meant to show
+# flow: operator.attrgetter("real").__class__(name)(sympy)
+# solution: 112 114 105 109 101 102 97 99 116 111 114 115
+import operator
+
+import sympy
+
+
+def verify(solution, rng):
+    name = "".join(chr(int(t)) for t in solution.split())
+    fn = operator.attrgetter("real").__class__(name)(sympy)  # sink
+    return fn(391)[0] == 17
