@@ -20,6 +20,7 @@ import operator
 import sys
 import types
 from collections.abc import Iterable
+from typing import Any
 
 _is = operator.is_
 # Values that a module's or a class's own code rebinds as it runs (counters, caches): present,
@@ -36,15 +37,34 @@ class _Record:
 
     __slots__ = ("is_module", "length", "names", "namespace", "owner", "present", "values")
 
-    def __init__(self, owner: str, namespace: dict[str, object], is_module: bool) -> None:
+    def __init__(
+        self, owner: str, namespace: dict[Any, object], is_module: bool, table: bool = False
+    ) -> None:
         self.owner = owner
         self.namespace = namespace
         self.is_module = is_module
-        items = [(k, v) for k, v in namespace.items() if type(k) is str]
-        self.names = tuple(k for k, v in items if not isinstance(v, _DATA))
-        self.values = tuple(v for k, v in items if not isinstance(v, _DATA))
-        self.present = tuple(k for k, v in items if isinstance(v, _DATA))
+        if table:  # a dict's own contents: every item pinned, whatever its key
+            self.names: tuple[Any, ...] = tuple(namespace)
+            self.values = tuple(namespace.values())
+            self.present: tuple[Any, ...] = ()
+        else:
+            items = [(k, v) for k, v in namespace.items() if type(k) is str]
+            self.names = tuple(k for k, v in items if not isinstance(v, _DATA))
+            self.values = tuple(v for k, v in items if not isinstance(v, _DATA))
+            self.present = tuple(k for k, v in items if isinstance(v, _DATA))
         self.length = len(namespace)
+
+    def tables(self, skip: set[int]) -> list["_Record"]:
+        """The dicts this namespace holds, as records of their contents (a printer's
+        ``_kf`` table of function names, sympify's converters, lambdify's ``MODULES`` and
+        its import commands): each once per path (``skip``)."""
+        found = []
+        for name in self.present:
+            value = self.namespace.get(name)
+            if type(value) is dict and id(value) not in skip:
+                skip.add(id(value))
+                found.append(_Record(f"{self.owner}.{name}", value, False, table=True))
+        return found
 
 
 class _Path:
@@ -126,7 +146,26 @@ def _records(path: Iterable[str]) -> "_Path":
             if not classes_only:
                 records.append(_Record(module.__name__, vars(module), True))
             records.extend(_class_records(module))
+    skip = _run_namespaces()
+    for record in list(records):
+        if record.owner.startswith(_TABLES):
+            records.extend(record.tables(skip))
     return _Path(tuple(records))
+
+
+# Whose dicts are pinned item by item: sympy's tables. The standard library's dicts on the
+# paths are caches its own code fills as it runs (``re._cache``, ``linecache.cache``, which
+# lambdify itself writes).
+_TABLES = ("sympy.",)
+
+
+def _run_namespaces() -> set[int]:
+    """lambdify's namespaces (``MODULES``' first items and their defaults): it fills them
+    itself with a module's contents, and its generated code looks names up there; they are
+    not text."""
+    lambdify = sys.modules.get("sympy.utilities.lambdify")
+    modules = getattr(lambdify, "MODULES", {})
+    return {id(part) for parts in modules.values() for part in parts[:2]}
 
 
 def _class_records(module: types.ModuleType) -> list[_Record]:
