@@ -34,7 +34,7 @@ try:  # imported as part of the judge package (tests, mypy)
         written_by_a_programmer,
     )
     from judge.python.harness_library import importing_a_library
-    from judge.python.harness_namespaces import class_changed, register_entry
+    from judge.python.harness_namespaces import LAMBDIFY_PRINTING, class_changed, register_entry
 except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
     from harness_factories import (  # type: ignore[no-redef]
         number_formula_caller,
@@ -53,7 +53,11 @@ except ImportError:  # inside the sandbox: beside harness_guard.py and harness_f
         written_by_a_programmer,
     )
     from harness_library import importing_a_library  # type: ignore[no-redef]
-    from harness_namespaces import class_changed, register_entry  # type: ignore[no-redef]
+    from harness_namespaces import (  # type: ignore[no-redef]
+        LAMBDIFY_PRINTING,
+        class_changed,
+        register_entry,
+    )
 
 
 def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
@@ -165,7 +169,7 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
     pending: list[type] = [Printer]
     while pending:
         printer = pending.pop()
-        if printer.__module__.startswith("sympy.printing."):
+        if printer.__module__ in LAMBDIFY_PRINTING:  # the printers whose code is pinned
             printers[id(printer)] = printer
         pending.extend(printer.__subclasses__())
     sympy_cse = sympy.cse
@@ -174,21 +178,19 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
 
     def vet_class(cls: type, seen: set[type]) -> None:
         """A printer calls the node's own printmethod (``_numpycode``) and reads its
-        attributes: each class of its MRO must be sympy's as captured in the zygote, or an
-        undefined function's class whose own attributes are data (``Function("f",
-        _numpycode=...)`` puts a method there)."""
+        attributes: each class of its MRO must be sympy's as captured in the zygote (checked
+        once per call, ``vet_call``), or an undefined function's class whose own attributes
+        are data (``Function("f", _numpycode=...)`` puts a method there)."""
         if cls in seen:
             return
-        seen.add(cls)
         classes = cls.__mro__
         if type(cls) is UndefinedFunction:
             for value in cls.__dict__.values():
                 if not (type(value) in undefined_data or value is sage_helper):
                     raise _refuse("refused to lambdify an undefined function carrying code")
+            seen.add(cls)
             classes = classes[1:]
-        changed = class_changed(classes)
-        if changed is not None:
-            raise _refuse(f"refused to lambdify a node of a changed class: {changed}")
+        seen.update(classes)
 
     def vet_node(node: object, seen: set[type]) -> None:
         vet_class(node if isinstance(node, UndefinedFunction) else type(node), seen)
@@ -260,6 +262,9 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
                     raise _refuse(f"refused lambdify's {name}= of a {type(value).__name__}")
             else:
                 vet(value, seen)
+        changed = class_changed(c for c in seen if type(c) is not UndefinedFunction)
+        if changed is not None:
+            raise _refuse(f"refused to lambdify a node of a changed class: {changed}")
 
     return vet_call
 

@@ -22,6 +22,11 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
+try:  # imported as part of the judge package (tests, mypy)
+    from judge.python import harness_library as library
+except ImportError:  # inside the sandbox: beside harness_library.py
+    import harness_library as library  # type: ignore[no-redef]
+
 _is = operator.is_
 # Values that a module's or a class's own code rebinds as it runs (counters, caches): present,
 # not pinned. Text (a printer's ``printmethod``), tuples and every callable are pinned.
@@ -35,7 +40,9 @@ class _Record:
     once, in the zygote) as captured: pinned names and their values, the names that must
     stay present, and its size. Per child: a module's allowed additions are pinned too."""
 
-    __slots__ = ("is_module", "length", "names", "namespace", "owner", "present", "values")
+    __slots__ = (
+        "is_module", "is_table", "length", "names", "namespace", "owner", "present", "values",
+    )  # fmt: skip
 
     def __init__(
         self, owner: str, namespace: dict[Any, object], is_module: bool, table: bool = False
@@ -43,6 +50,7 @@ class _Record:
         self.owner = owner
         self.namespace = namespace
         self.is_module = is_module
+        self.is_table = table
         if table:  # a dict's own contents: every item pinned, whatever its key
             self.names: tuple[Any, ...] = tuple(namespace)
             self.values = tuple(namespace.values())
@@ -103,10 +111,17 @@ _ENTRIES: dict[int, tuple[object, str]] = {}
 # printmethod, ``_numpycode``, and reads its attributes).
 PARSER_PATH = (
     "builtins", "sympy.core.sympify", "sympy.parsing.sympy_parser", "tokenize", "token",
-    "keyword", "ast", "re", "io", "functools", "unicodedata",
+    "keyword", "ast", "unicodedata",
+)  # fmt: skip
+# The printers lambdify prints with (and the only ones its printer= may name).
+LAMBDIFY_PRINTING = (
+    "sympy.printing.printer", "sympy.printing.str", "sympy.printing.codeprinter",
+    "sympy.printing.pycode", "sympy.printing.numpy", "sympy.printing.lambdarepr",
+    "sympy.printing.tensorflow", "sympy.printing.precedence", "sympy.printing.conventions",
+    "sympy.printing.defaults",
 )  # fmt: skip
 LAMBDIFY_PATH = (
-    "builtins", "sympy.utilities.lambdify", "sympy.printing.", "inspect", "keyword",
+    "builtins", "sympy.utilities.lambdify", *LAMBDIFY_PRINTING, "inspect", "keyword",
     "linecache", "textwrap", "classes:sympy.core.",
 )  # fmt: skip
 # Every sympy class, by identity: lambdify prints a node only when its class and every class
@@ -228,19 +243,47 @@ def entry_path(function: object) -> str | None:
     return found[1] if found is not None and found[0] is function else None
 
 
+def _library_value(value: object, depth: int = 0) -> bool:
+    """Library code only: a function whose code is library code, a class whose functions
+    all are, or a dict/list/tuple of them (what a library module's body registers in a
+    table when it is imported lazily: ``Basic._constructor_postprocessor_mapping``)."""
+    if depth > 3:
+        return False
+    if type(value) is types.FunctionType:
+        return library.library_code(value.__code__)
+    if isinstance(value, type):
+        return all(
+            library.library_code(v.__code__)
+            for v in vars(value).values()
+            if type(v) is types.FunctionType
+        )
+    if type(value) is dict:  # nested, keyed by names: {"Mul": [postprocessor]}
+        return all(
+            (type(k) is str or _library_value(k, depth + 1)) and _library_value(v, depth + 1)
+            for k, v in value.items()
+        )
+    if type(value) in (list, tuple):
+        return all(_library_value(v, depth + 1) for v in value)  # type: ignore[attr-defined]
+    return False
+
+
 def _admit_additions(record: _Record) -> str | None:
-    """A module's names added since the zygote: a submodule (imported) or the warnings
-    registry, pinned from now on; the first other name, if any."""
+    """Names added since the zygote: to a module, a submodule (imported) or the warnings
+    registry; to a sympy table, an item of library code on both sides (a lazily imported
+    module registering itself). Pinned from now on; else the first other name."""
     namespace = record.namespace
     known = set(record.names).union(record.present)
     for name in list(namespace):
         if name in known:
             continue
         value = namespace[name]
-        if not record.is_module or not (
-            (name in _MODULE_EXTRAS and type(value) is dict)
-            or (type(value) is types.ModuleType and value.__name__ == f"{record.owner}.{name}")
-        ):
+        if record.is_module:
+            allowed = (name in _MODULE_EXTRAS and type(value) is dict) or (
+                type(value) is types.ModuleType and value.__name__ == f"{record.owner}.{name}"
+            )
+        else:
+            allowed = record.is_table and _library_value(name) and _library_value(value)
+        if not allowed:
             return f"{record.owner}.{name!s:.60}"
         record.names = (*record.names, name)
         record.values = (*record.values, value)
