@@ -269,8 +269,9 @@ def _library_value(value: object, depth: int = 0) -> bool:
 
 def _admit_additions(record: _Record) -> str | None:
     """Names added since the zygote: to a module, a submodule (imported) or the warnings
-    registry; to a sympy table, an item of library code on both sides (a lazily imported
-    module registering itself). Pinned from now on; else the first other name."""
+    registry; to a sympy table, an item whose value is library code, keyed by a name or by
+    library code (a lazily imported module registering itself). Pinned from now on; else
+    the first other name."""
     namespace = record.namespace
     known = set(record.names).union(record.present)
     for name in list(namespace):
@@ -282,7 +283,13 @@ def _admit_additions(record: _Record) -> str | None:
                 type(value) is types.ModuleType and value.__name__ == f"{record.owner}.{name}"
             )
         else:
-            allowed = record.is_table and _library_value(name) and _library_value(value)
+            # A name may key it (SingletonRegistry._classes_to_install["HBar"]); text may not
+            # be the value (a printer's _kf maps names to the text it prints).
+            allowed = (
+                record.is_table
+                and (type(name) is str or _library_value(name))
+                and _library_value(value)
+            )
         if not allowed:
             return f"{record.owner}.{name!s:.60}"
         record.names = (*record.names, name)

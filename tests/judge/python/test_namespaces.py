@@ -66,6 +66,7 @@ def test_a_library_module_imported_while_armed_is_not_a_change() -> None:
         X = sympy.Symbol("x")
         before = "sympy.printing.rust" in sys.modules
         import sympy.printing.rust  # imports sympy.tensor, which registers itself in Basic's tables
+        import sympy.physics.quantum  # registers its singletons in SingletonRegistry's table
         print(json.dumps({"before": before, "lambdify": attempt(lambda: sympy.lambdify(X, X + 1, "math")),
                           "path": harness_namespaces.changed("lambdify"), "refusal": guard.refusal()}))
         """
