@@ -34,6 +34,7 @@ try:  # imported as part of the judge package (tests, mypy)
         written_by_a_programmer,
     )
     from judge.python.harness_library import importing_a_library
+    from judge.python.harness_namespaces import LAMBDIFY_PRINTING, class_changed, register_entry
 except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
     from harness_factories import (  # type: ignore[no-redef]
         number_formula_caller,
@@ -52,6 +53,11 @@ except ImportError:  # inside the sandbox: beside harness_guard.py and harness_f
         written_by_a_programmer,
     )
     from harness_library import importing_a_library  # type: ignore[no-redef]
+    from harness_namespaces import (  # type: ignore[no-redef]
+        LAMBDIFY_PRINTING,
+        class_changed,
+        register_entry,
+    )
 
 
 def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
@@ -149,6 +155,8 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
     called, never printed); ``printer`` only as one of sympy's own printer classes."""
     import numpy
     import sympy
+    from sympy.core import function as sympy_function
+    from sympy.core.assumptions import StdFactKB
     from sympy.core.function import AppliedUndef, UndefinedFunction
     from sympy.core.symbol import Str
     from sympy.matrices import MatrixBase
@@ -161,12 +169,31 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
     pending: list[type] = [Printer]
     while pending:
         printer = pending.pop()
-        if printer.__module__.startswith("sympy.printing."):
+        if printer.__module__ in LAMBDIFY_PRINTING:  # the printers whose code is pinned
             printers[id(printer)] = printer
         pending.extend(printer.__subclasses__())
     sympy_cse = sympy.cse
+    sage_helper = sympy_function._undef_sage_helper
+    undefined_data = (bool, int, str, type(None), dict, StdFactKB)
 
-    def vet_node(node: object) -> None:
+    def vet_class(cls: type, seen: set[type]) -> None:
+        """A printer calls the node's own printmethod (``_numpycode``) and reads its
+        attributes: each class of its MRO must be sympy's as captured in the zygote (checked
+        once per call, ``vet_call``), or an undefined function's class whose own attributes
+        are data (``Function("f", _numpycode=...)`` puts a method there)."""
+        if cls in seen:
+            return
+        classes = cls.__mro__
+        if type(cls) is UndefinedFunction:
+            for value in cls.__dict__.values():
+                if not (type(value) in undefined_data or value is sage_helper):
+                    raise _refuse("refused to lambdify an undefined function carrying code")
+            seen.add(cls)
+            classes = classes[1:]
+        seen.update(classes)
+
+    def vet_node(node: object, seen: set[type]) -> None:
+        vet_class(node if isinstance(node, UndefinedFunction) else type(node), seen)
         if isinstance(node, undefined):
             name = getattr(node, "name", None) or type(node).__name__  # Function("f")(x)
         else:
@@ -182,7 +209,7 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
         if not plain_name(name):
             raise _refuse("refused to lambdify a name that is not a plain identifier")
 
-    def vet(value: object, depth: int = 0, callables: bool = False) -> None:
+    def vet(value: object, seen: set[type], depth: int = 0, callables: bool = False) -> None:
         if depth > 50:
             raise _refuse("refused to lambdify an object nested this deeply")
         if isinstance(value, str):
@@ -192,14 +219,16 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
                 )
         elif isinstance(value, sympy.Basic):  # before callable(): a Lambda is both
             for node in sympy.preorder_traversal(value):
-                vet_node(node)
+                vet_node(node, seen)
         elif isinstance(value, MatrixBase | list | tuple | set | frozenset):
+            if isinstance(value, MatrixBase):
+                vet_class(type(value), seen)
             for item in value:
-                vet(item, depth + 1, callables)
+                vet(item, seen, depth + 1, callables)
         elif isinstance(value, dict):
             for key, item in value.items():
-                vet(key, depth + 1)
-                vet(item, depth + 1, callables)
+                vet(key, seen, depth + 1)
+                vet(item, seen, depth + 1, callables)
         elif not (
             value is None
             or isinstance(value, harmless)
@@ -216,9 +245,10 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
             if name not in _LAMBDIFY_PARAMETERS or name in given:
                 raise _refuse(f"refused lambdify's argument {name!s:.40}")
             given[name] = value
+        seen: set[type] = set()
         for name, value in given.items():
             if name == "modules":
-                vet(value, callables=True)
+                vet(value, seen, callables=True)
             elif name == "printer":
                 if not (value is None or printers.get(id(value)) is value):
                     raise _refuse(
@@ -231,7 +261,10 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
                 if not (value is None or type(value) in (bool, int)):
                     raise _refuse(f"refused lambdify's {name}= of a {type(value).__name__}")
             else:
-                vet(value)
+                vet(value, seen)
+        changed = class_changed(c for c in seen if type(c) is not UndefinedFunction)
+        if changed is not None:
+            raise _refuse(f"refused to lambdify a node of a changed class: {changed}")
 
     return vet_call
 
@@ -337,6 +370,9 @@ def install_text_entries() -> None:
     for transformation in (*sympy_parser._transformation.values(), sympy_parser.split_symbols):
         _OWN_TRANSFORMATIONS[id(transformation)] = transformation
     _PARSER_TABLE.append(sympy_parser._transformation)
+    register_entry(sympify_module.sympify, "parser")
+    register_entry(sympy_parser.parse_expr, "parser")
+    register_entry(lambdify_module.lambdify, "lambdify")
     sympify = text_entry(sympify_module.sympify, "sympify")
     replacements: dict[int, object] = {
         id(sympify_module.sympify): sympify,

@@ -40,7 +40,7 @@ def _tree(text: str) -> ast.Module:
 
 # A check reads the factory's frame (what it was called with) and the text it compiles.
 Check = Callable[[types.FrameType, str], bool]
-_FACTORIES: dict[int, tuple[types.CodeType, Check]] = {}
+_FACTORIES: dict[int, tuple[types.CodeType, Check, str]] = {}
 _NUMBER_FORMULA_CALLERS: dict[int, types.CodeType] = {}
 
 
@@ -74,26 +74,29 @@ def capture() -> None:
     for value in (*vars(dataclasses).values(), wrapper.__wrapped__):
         if type(value) is types.FunctionType and value.__module__ == "dataclasses":
             library.collect(value.__code__, _DATACLASS_CODE)
-    entries: list[tuple[types.CodeType, Check]] = [
-        (dataclasses._create_fn.__code__, _dataclass_text),  # type: ignore[attr-defined]
-        (collections.namedtuple.__code__, _namedtuple_text),
-        (ast.parse.__code__, _makes_a_tree),
-        (MonomialOps._build.__code__, lambda frame, text: _monomial_code(text)),
+    # Each with its check and the path whose namespaces must hold (harness_namespaces).
+    entries: list[tuple[types.CodeType, Check, str]] = [
+        (dataclasses._create_fn.__code__, _dataclass_text, "dataclasses"),  # type: ignore[attr-defined]
+        (collections.namedtuple.__code__, _namedtuple_text, "namedtuple"),
+        (ast.parse.__code__, _makes_a_tree, "ast.parse"),
+        (MonomialOps._build.__code__, lambda frame, text: _monomial_code(text), "monomials"),
         (
             _distn_infrastructure.rv_generic._attach_argparser_methods.__code__,
             lambda frame, text: _scipy_argparser_code(text),
+            "scipy argparser",
         ),
     ]
-    for code, check in entries:
-        _FACTORIES[id(code)] = (code, check)
+    for code, check, path in entries:
+        _FACTORIES[id(code)] = (code, check, path)
     formula = _nested(simplify.nsimplify.__code__, "nsimplify_real")
     _NUMBER_FORMULA_CALLERS[id(formula)] = formula
 
 
-def factory_check(frame: types.FrameType) -> Check | None:
-    """The check of the factory whose code ``frame`` runs, or None when it is no factory."""
+def factory_check(frame: types.FrameType) -> tuple[Check, str] | None:
+    """The check of the factory whose code ``frame`` runs and the path it runs through, or
+    None when it is no factory."""
     found = _FACTORIES.get(id(frame.f_code))
-    return found[1] if found is not None and found[0] is frame.f_code else None
+    return (found[1], found[2]) if found is not None and found[0] is frame.f_code else None
 
 
 def number_formula_caller(frame: types.FrameType) -> bool:

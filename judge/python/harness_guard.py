@@ -40,10 +40,11 @@ import types
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
-    from judge.python import harness_factories, harness_library
+    from judge.python import harness_factories, harness_library, harness_namespaces
 except ImportError:  # inside the sandbox: beside harness_factories.py and harness_library.py
     import harness_factories  # type: ignore[no-redef]
     import harness_library  # type: ignore[no-redef]
+    import harness_namespaces  # type: ignore[no-redef]
 
 VERIFIER_FILENAME = "<verifier>"
 
@@ -83,9 +84,11 @@ def arm(verifier_code: types.CodeType | None = None) -> None:
 
 def capture() -> None:
     """The zygote, before it forks and before any verifier: which code is library code, the
-    factories and the import system's functions, by identity (``harness_library``). Once."""
+    factories and the import system's functions, by identity (``harness_library``), and the
+    namespaces each admission runs through (``harness_namespaces``). Once."""
     if not harness_library.captured():
         harness_factories.capture()
+        harness_namespaces.capture()
         harness_library.capture()
 
 
@@ -221,24 +224,47 @@ def _factory_admits(check: harness_factories.Check, frame: types.FrameType, sour
         return False
 
 
+def _literal(source: object) -> bool:
+    raw = bytes(source) if isinstance(source, bytearray | memoryview) else source
+    return written_by_a_programmer(raw) or written_by_a_programmer(source_text(source))
+
+
+def _path_holds(path: str | None, what: str) -> None:
+    """An admission holds only while the library code on its path is the zygote's: a module
+    global or class attribute rebound there decides what the admitted call compiles."""
+    changed = "its library function" if path is None else harness_namespaces.changed(path)
+    if changed is not None:
+        raise _refuse(
+            f"refused to compile under {what}: {changed} is not the library's own "
+            "(rebound while the verdict ran)"
+        )
+
+
 def _check_compile(source: object) -> None:
     caller = _outside_guard()
     # An admitted entry's own compile, or a library module's body while it is imported; the
     # verifier's code and code made at run time are decided by (a) or (b).
-    if _admitting_entry(caller) is not None or harness_library.importing_a_library(caller):
+    admitting = _admitting_entry(caller)
+    if admitting is not None:
+        if isinstance(source, str | bytes) and _literal(source):
+            return  # a programmer's text: (a) admits it whatever the path (parse_expr's own)
+        function = admitting.f_locals.get("function")
+        return _path_holds(harness_namespaces.entry_path(function), "an admitted entry")
+    if harness_library.importing_a_library(caller):
         return
     if caller is not None and harness_library.module_source_admitted(caller, source):
         return _admitted("compile: a library module's source")
-    check = None if caller is None else harness_factories.factory_check(caller)
-    if caller is not None and check is not None:
+    factory = None if caller is None else harness_factories.factory_check(caller)
+    if caller is not None and factory is not None:
+        check, path = factory
+        _path_holds(path, f"the factory {caller.f_code.co_name}")
         if not _factory_admits(check, caller, source):
             raise _refuse(
                 f"refused to compile text in {caller.f_code.co_name} that is not the code "
                 "its library generates"
             )
         return _admitted(f"compile: factory {caller.f_code.co_name}")
-    raw = bytes(source) if isinstance(source, bytearray | memoryview) else source
-    if written_by_a_programmer(raw) or written_by_a_programmer(source_text(source)):
+    if _literal(source):
         return _admitted("compile: a literal")
     raise _refuse(
         "refused to compile text that is not a literal of the verifier's code "

@@ -94,7 +94,10 @@ def capture() -> None:
     _state["captured"] = True
 
 
-_GUARD_MODULES = ("harness_guard", "harness_admission", "harness_factories", "harness_library")
+_GUARD_MODULES = (
+    "harness_guard", "harness_admission", "harness_factories", "harness_library",
+    "harness_namespaces",
+)  # fmt: skip
 
 
 def _capture_guard() -> None:

@@ -34,6 +34,7 @@ HARNESS_MODULES: tuple[str, ...] = (
     "harness_admission.py",
     "harness_factories.py",
     "harness_library.py",
+    "harness_namespaces.py",
     "harness_sweep.py",
     "harness_user.py",
 )
