@@ -4,10 +4,10 @@ The web role's own code path, without gunicorn or a socket: ``config.wsgi.applic
 called in this process with production settings (DEBUG off, tests/production/stack.py's
 environment) on a scratch database (migrated, demo loaded), for ``--ops`` placements
 (``POST /api/v1/orders/`` with an Idempotency-Key) each followed by its cancel, as
-bench/orders_http.py's clients send them. Prints JSON: wall time per placement+cancel pair,
-the time inside each middleware (its own hooks, not what it wraps), DRF's steps, the
-idempotency layer, the engine calls and the response; ``--top`` adds cProfile's heaviest
-functions by cumulative time. Asserts nothing.
+bench/orders_http.py's clients send them. Prints JSON: wall and CPU time and Django's
+statements per placement+cancel pair, the time inside each middleware (its own hooks, not
+what it wraps), DRF's steps, the idempotency layer, the engine calls and the response;
+``--top`` adds cProfile's heaviest functions by cumulative time. Asserts nothing.
 
     .venv/bin/python bench/profile_orders_http.py [--ops 300] [--top 40]   (DATABASE_URL, REDIS_URL)
 """
@@ -229,9 +229,20 @@ def main() -> None:
 
         for _ in range(20):  # warm: imports, connections, prepared caches
             pair()
+        from django.db import connection
+
+        statements: list[str] = []
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            statements.append(sql)
+            return execute(sql, params, many, context)
+
         started = time.perf_counter()
-        for _ in range(args.ops):
-            pair()
+        cpu_started = time.process_time()
+        with connection.execute_wrapper(count):
+            for _ in range(args.ops):
+                pair()
+        unprofiled_cpu_s = time.process_time() - cpu_started
         unprofiled_s = time.perf_counter() - started
         profiler = cProfile.Profile()
         started = time.perf_counter()
@@ -252,6 +263,10 @@ def main() -> None:
         "ops": args.ops,
         "machine": {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2)},
         "pair_ms_unprofiled": round(unprofiled_s * 1000 / args.ops, 3),
+        # CPU of this (the web) process: less at the mercy of the machine's load than wall time.
+        "pair_cpu_ms_unprofiled": round(unprofiled_cpu_s * 1000 / args.ops, 3),
+        # Django's statements (the connection health check's SELECT 1 is not one of them).
+        "statements_per_pair": round(len(statements) / args.ops, 2),
         "pair_ms_profiled": round(profiled_s * 1000 / args.ops, 3),
         "profiled_ms_per_pair_by_phase": per_pair_ms,
     }
