@@ -145,6 +145,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--ops", type=int, default=150, help="placements per client and loop")
     parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/orders_http")
+    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn --workers")
+    parser.add_argument("--web-threads", type=int, default=1, help="gunicorn --threads")
     parser.add_argument("--client", choices=("engine", "http"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -163,9 +165,12 @@ def main() -> None:
     os.environ["API_THROTTLE_WRITE"] = "1000000/min"
     shutil.rmtree(args.folder, ignore_errors=True)
     report: dict[str, Any] = {
-        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)}
+        "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
+        "web": {"workers": args.web_workers, "threads": args.web_threads},
     }
-    with production_stack(args.folder) as stack:
+    with production_stack(
+        args.folder, web_workers=args.web_workers, web_threads=args.web_threads
+    ) as stack:
         users = create_users(stack.env, args.clients, prefix="orders", password=PASSWORD)
         tokens = [create_token(ProxiedClient(stack.base_url), name, PASSWORD) for name in users]
         problem = find_demo_problem(ProxiedClient(stack.base_url, tokens[0]), PROBLEM_SLUG)

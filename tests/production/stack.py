@@ -179,10 +179,14 @@ def _stop(processes: dict[str, subprocess.Popen[bytes]]) -> None:
 
 
 @contextlib.contextmanager
-def production_stack(folder: Path, *, judge_processes: int = 1) -> Iterator[Stack]:
+def production_stack(
+    folder: Path, *, judge_processes: int = 1, web_workers: int = 2, web_threads: int = 1
+) -> Iterator[Stack]:
     """Prepare (collectstatic, migrate, load_demo), start every role, yield, stop them all.
 
-    ``judge_processes`` is the concurrency of the Python judge worker (compose runs one).
+    ``judge_processes`` is the concurrency of the Python judge worker (compose runs one);
+    ``web_workers`` and ``web_threads`` are gunicorn's ``--workers`` and ``--threads``
+    (threads above 1 select the gthread worker; docs/production.md, *Web workers*).
     """
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
@@ -219,7 +223,8 @@ def production_stack(folder: Path, *, judge_processes: int = 1) -> Iterator[Stac
                 str(VENV_BIN / "gunicorn"),
                 "config.wsgi:application",
                 f"--bind=127.0.0.1:{port}",
-                "--workers=2",
+                f"--workers={web_workers}",
+                f"--threads={web_threads}",
                 "--access-logfile=-",
             ],
             "worker": [*worker, "-Q", "default", "-n", "default@%h", "--concurrency=1"],
