@@ -120,6 +120,11 @@ class _Builder:
 
     def build(self, node: ast.AST, depth: int) -> tuple[Any, _Bound | None]:
         """The sympy value of ``node`` and its bounds (None: not a number, e.g. it has x)."""
+        value, bound = self.value_of(node, depth)
+        self.check_merged_exponents(value)
+        return value, bound
+
+    def value_of(self, node: ast.AST, depth: int) -> tuple[Any, _Bound | None]:
         if depth > self.budget.max_depth:
             raise ParseError("expression nested too deeply")
         if isinstance(node, ast.Constant):
@@ -207,7 +212,6 @@ class _Builder:
             value = left * right if isinstance(node.op, ast.Mult) else left / right
         else:
             raise ParseError("operator not allowed")
-        self.check_merged_exponents(value)
         return value, self.check(self.bound_of(value) or bound)
 
     def check_merged_exponents(self, value: Any) -> None:
@@ -222,7 +226,10 @@ class _Builder:
             return
         for power in powers:
             exponent = power.exp
-            if isinstance(exponent, sympy.Rational) and abs(exponent) > self.budget.max_exponent:
+            if (
+                isinstance(exponent, sympy.Rational | sympy.Float)
+                and abs(exponent) > self.budget.max_exponent
+            ):
                 raise ParseError("exponent too large")
 
     def power_bound(self, exponent: Any, lb: _Bound | None, rb: _Bound | None) -> _Bound | None:

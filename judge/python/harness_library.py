@@ -154,9 +154,16 @@ def library_path(path: object) -> bool:
     return path.startswith(STDLIB) or any(path.startswith(root + "/") for root in _ROOTS)
 
 
+# A lazy import while armed asks for the same library file two or three times (the check of
+# its bytes, then the code it must match); library files do not change under a verdict.
+_FILES: dict[str, bytes] = {}
+
+
 def _read(path: str) -> bytes:
-    with open_code(path) as file:
-        return file.read()
+    if path not in _FILES:
+        with open_code(path) as file:
+            _FILES[path] = file.read()
+    return _FILES[path]
 
 
 def module_source_admitted(caller: types.FrameType, source: object) -> bool:

@@ -40,6 +40,11 @@ _LAMBDIFY_INSTEAD = (
     "evaluate with expr.subs(x, value).evalf() or expr.evalf(subs={x: value}), or write "
     "the numeric function with def"
 )
+_VAR = Danger(
+    "var() writes symbols into the caller's module namespace under the names it is given",
+    'use sympy.symbols() and bind the result to names of your own (x, y = symbols("x y"))',
+)
+_IMPORT_MODULE = Danger("import_module imports a module chosen by a string", _IMPORT_INSTEAD)
 
 # Refused wherever they are mentioned: the analysis cannot follow what they do.
 REFUSED: Mapping[str, Danger] = {
@@ -123,24 +128,14 @@ REFUSED: Mapping[str, Danger] = {
         "trust about a library would no longer hold",
         "wrap the library function in one of your own",
     ),
-    "sympy.var": Danger(
-        "var() writes symbols into the caller's module namespace under the names it is given",
-        'use sympy.symbols() and bind the result to names of your own (x, y = symbols("x y"))',
-    ),
-    "sympy.core.symbol.var": Danger(
-        "var() writes symbols into the caller's module namespace under the names it is given",
-        'use sympy.symbols() and bind the result to names of your own (x, y = symbols("x y"))',
-    ),
+    "sympy.var": _VAR,
+    "sympy.core.symbol.var": _VAR,
     "sympy.interactive": Danger(
         "sympy.interactive changes the session's namespace and printing",
         "import what you need from sympy directly",
     ),
-    "sympy.external.import_module": Danger(
-        "import_module imports a module chosen by a string", _IMPORT_INSTEAD
-    ),
-    "sympy.external.importtools": Danger(
-        "import_module imports a module chosen by a string", _IMPORT_INSTEAD
-    ),
+    "sympy.external.import_module": _IMPORT_MODULE,
+    "sympy.external.importtools": _IMPORT_MODULE,
     "logging.config": Danger(
         "logging.config imports and calls the factories its configuration names",
         "leave logging alone (print nothing; the verdict is the return value)",
@@ -198,7 +193,7 @@ _BY_NAME_INSTEAD = (
     "use a literal name, or a dict of your own mapping the expected texts to the functions "
     "you chose"
 )
-_FORMAT_INSTEAD = "write the format string as a literal ('{0:.3f}'.format(x)) or use an f-string"
+FORMAT_INSTEAD = "write the format string as a literal ('{0:.3f}'.format(x)) or use an f-string"
 # The by-name resolvers (issue 25, section 2: the sinks that are not code): the solution's text
 # reaching one would pick the library function that computes the answer
 # (``pkgutil.resolve_name("sympy:" + text)(N)``), and no run-time check of code sees it. Each is
@@ -232,14 +227,13 @@ BY_NAME: Mapping[str, ByName] = {
     ),
     "logging.Formatter": ByName(
         (0,), ("fmt",), "a '{'-style format fetches the attributes its fields name",
-        _FORMAT_INSTEAD,
+        FORMAT_INSTEAD,
     ),
 }  # fmt: skip
 # str methods whose receiver is a format string: its fields fetch attributes and items of the
 # arguments (``("{0." + text + "}").format(sympy)``). The receiver must be a literal.
 FORMAT_METHODS = frozenset({"format", "format_map"})
 FORMAT_REASON = "a format string fetches the attributes and items its fields name"
-FORMAT_INSTEAD = _FORMAT_INSTEAD
 
 
 def attribute_instead(attribute: str) -> str:

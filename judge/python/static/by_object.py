@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from judge.python.imports import verifier_import_allowed
 from judge.python.static.resolve import Resolver
-from judge.python.static.scope import ModuleIndex
+from judge.python.static.scope import ModuleIndex, describe
 from judge.python.vocabulary import BY_NAME, LITERAL_ONLY, REFUSED, refused
 
 Flag = Callable[[ast.AST, str, str], None]
@@ -156,7 +156,7 @@ def check_class_of(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
         index.parents.get(id(parent)), ast.Compare
     ):
         return
-    shown = ast.unparse(node)[:40]
+    shown = describe(node)
     flag(
         node,
         "class of a library object",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from judge.python.static.facts import TaintFacts
 from judge.python.static.resolve import Function
 from judge.python.static.rules import BUILTIN_NAMES, FOREIGN_SOURCES, MUTATORS
-from judge.python.static.scope import Scope, all_params_of, params_of
+from judge.python.static.scope import Scope, all_params_of, describe, params_of
 
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 # Methods returning their second argument when the key is missing: dict.get/pop/setdefault.
@@ -394,8 +394,7 @@ class MixedContainers:
             self._flag(node, holder)
 
     def _flag(self, node: ast.AST, other: ast.AST) -> None:
-        text = ast.unparse(other)
-        shown = text if len(text) <= 40 else text[:37] + "..."
+        shown = describe(other)
         self.a.flag(
             node,
             "mixed container",

@@ -20,7 +20,7 @@ import ast
 from collections.abc import Callable
 
 from judge.python.static.resolve import Resolver
-from judge.python.static.scope import ModuleIndex, Scope
+from judge.python.static.scope import ModuleIndex, Scope, describe
 from judge.python.vocabulary import LIBRARY_SETTINGS
 
 Flag = Callable[[ast.AST, str, str], None]
@@ -108,7 +108,7 @@ def check_store(index: ModuleIndex, resolver: Resolver, node: ast.AST, flag: Fla
     root = target
     while isinstance(root, ast.Attribute | ast.Subscript):
         root = root.value
-    shown = ast.unparse(node)[:40] if not isinstance(node, ast.Call) else ast.unparse(target)[:40]
+    shown = describe(target if isinstance(node, ast.Call) else node)
     if isinstance(root, ast.Name) and root.id in index.aliases:
         flag(
             node,
