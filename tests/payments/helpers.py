@@ -94,15 +94,17 @@ def _sum(qs: Any, field: str = "amount_minor") -> int:
     return int(qs.aggregate(s=Sum(field))["s"] or 0)
 
 
+def system(kind: AccountKind) -> int:
+    """The balance of a USD system account (the sum of its postings)."""
+    return _sum(Posting.objects.filter(account__owner=None, account__kind=kind, currency="USD"))
+
+
 def assert_payments_invariants() -> None:
     """The ledger invariants (tests/market/helpers.py: one helper for both apps; HELD there
     already counts in-flight withdrawals and FEES withdrawal fees), plus a reconciliation of
     every USD system account against our payment rows (deposits, refunds, disputes,
     transfers, proceeds holds)."""
     assert_ledger_invariants()
-
-    def system(kind: AccountKind) -> int:
-        return _sum(Posting.objects.filter(account__owner=None, account__kind=kind, currency="USD"))
 
     paid = Deposit.objects.filter(status=DepositStatus.PAID)
     closed_lost = Dispute.objects.filter(status=DisputeStatus.LOST)

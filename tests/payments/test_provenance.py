@@ -15,7 +15,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from activity.models import Event
-from market.models import AccountKind, OrderStatus, Posting
+from market.models import AccountKind, OrderStatus
 from market.money import Currency, Money
 from market.payments.exceptions import InvalidWebhook, NotRefundable
 from market.payments.models import (
@@ -42,6 +42,7 @@ from tests.payments.helpers import (
     dispute,
     event,
     sign,
+    system,
 )
 
 pytestmark = pytest.mark.django_db
@@ -89,12 +90,7 @@ def sell_to(buyer, seller, price: int):
 
 
 def losses() -> int:
-    total = sum(
-        Posting.objects.filter(
-            account__owner=None, account__kind=AccountKind.LOSSES, currency="USD"
-        ).values_list("amount_minor", flat=True)
-    )
-    return -int(total)
+    return -system(AccountKind.LOSSES)
 
 
 def withdrawable(user) -> int:

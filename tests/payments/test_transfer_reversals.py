@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from market.models import AccountKind, Posting
+from market.models import AccountKind
 from market.payments.exceptions import StripeUnavailable
 from market.payments.models import (
     ConnectedAccount,
@@ -35,7 +35,13 @@ from market.payments.services.withdrawals import request_withdrawal, send_withdr
 from market.payments.tasks import send_transfer_reversal_task
 from tests.factories import UserFactory
 from tests.payments import fakes
-from tests.payments.helpers import assert_payments_invariants, charge_refunded, dispute, event
+from tests.payments.helpers import (
+    assert_payments_invariants,
+    charge_refunded,
+    dispute,
+    event,
+    system,
+)
 from tests.payments.test_provenance import (
     after_window,
     deliver,
@@ -47,16 +53,6 @@ from tests.payments.test_provenance import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def system(kind: AccountKind) -> int:
-    return int(
-        sum(
-            Posting.objects.filter(
-                account__owner=None, account__kind=kind, currency="USD"
-            ).values_list("amount_minor", flat=True)
-        )
-    )
 
 
 def paid_out_sale(fake):

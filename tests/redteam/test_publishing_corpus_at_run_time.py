@@ -95,5 +95,5 @@ def test_the_by_name_attacks_are_real_forgeries_that_only_publishing_stops(
         verdict = redteam_judge.judge(PythonJob(text, match.group(1), seed=3, time_limit_s=20))
         verdicts[path.stem] = verdict.verdict.value
 
-    assert len(verdicts) == 16
+    assert len(verdicts) == len(BY_NAME)
     assert sorted(set(verdicts.values())) == ["ACCEPTED"], verdicts

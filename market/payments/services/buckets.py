@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from market.models import Account, LedgerTransaction, Posting, Trade
 from market.payments.models import (
@@ -118,28 +118,25 @@ def _proceeds_taken_and_given_back(
 ) -> tuple[set[int], set[int]]:
     if not any(k in (_Kind.REFUND, _Kind.DISPUTE, _Kind.TRANSFER_REVERSAL) for _, _, k in rows):
         return set(), set()
-    reversals = SaleReversal.objects.filter(seller_id=user_id)
-    taken = set(
-        reversals.filter(source=SaleReversal.Source.AVAILABLE).values_list(
-            "ledger_transaction_id", flat=True
-        )
-    )
+    # One query per table: the seller's sale reversals (taken from available, or given back),
+    # and the transfer reversals closed against the seller (refused after a restore, withheld).
+    taken: set[int | None] = set()
+    given: set[int | None] = set()
+    for source, taken_by, given_by in SaleReversal.objects.filter(seller_id=user_id).values_list(
+        "source", "ledger_transaction_id", "restore_transaction_id"
+    ):
+        if source == SaleReversal.Source.AVAILABLE:
+            taken.add(taken_by)
+        given.add(given_by)
     taken |= set(
         TransferReversal.objects.filter(
+            Q(
+                sale_reversal__status=SaleReversal.Status.RESTORED,
+                status=TransferReversalStatus.REFUSED,
+            )
+            | Q(status=TransferReversalStatus.WITHHELD),
             sale_reversal__seller_id=user_id,
-            sale_reversal__status=SaleReversal.Status.RESTORED,
-            status=TransferReversalStatus.REFUSED,
         ).values_list("close_transaction_id", flat=True)
-    )
-    taken |= set(
-        TransferReversal.objects.filter(
-            sale_reversal__seller_id=user_id, status=TransferReversalStatus.WITHHELD
-        ).values_list("close_transaction_id", flat=True)
-    )
-    given = set(
-        reversals.filter(restore_transaction__isnull=False).values_list(
-            "restore_transaction_id", flat=True
-        )
     )
     return {t for t in taken if t is not None}, {t for t in given if t is not None}
 

@@ -9,7 +9,7 @@ user's lots holds that user's AVAILABLE lock.
 
 from __future__ import annotations
 
-from django.db.models import Case, F, Sum, When
+from django.db.models import Case, F, When
 
 from market.payments.models import (
     Deposit,
@@ -150,13 +150,3 @@ def restore_lot(lot_id: int, amount_minor: int) -> int:
         lot.remaining_minor += back
         lot.save(update_fields=["remaining_minor"])
     return back
-
-
-def lot_summary(user_id: int) -> dict[str, int]:
-    rows = (
-        FundsLot.objects.filter(user_id=user_id)
-        .values("source")
-        .annotate(s=Sum("remaining_minor"))
-        .order_by()
-    )
-    return {row["source"]: int(row["s"] or 0) for row in rows}
