@@ -152,7 +152,7 @@ def check_resolver_call(
             "which names it gets; instead, call it directly with a literal name",
         )
         return True
-    scope = index.scope_of.get(id(node), index.tree)
+    scope = index.scope(node)
     arguments = _name_arguments(parent, entry)
     if arguments is None:
         flag(
@@ -200,7 +200,7 @@ def check_format_method(
 ) -> None:
     """``template.format(...)``/``.format_map(...)`` (and ``str.format(template, ...)``): the
     template is a by-name resolver's names, so it must be the author's literal."""
-    scope = index.scope_of.get(id(node), index.tree)
+    scope = index.scope(node)
     if _own_method(index, node, scope):
         return  # the verifier's own format(): its code is followed by the taint analysis
     template: ast.AST | None = node.value

@@ -138,7 +138,7 @@ def check_class_of(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
         subject = node.value
     else:
         return
-    scope = index.scope_of.get(id(node), index.tree)
+    scope = index.scope(node)
     if Resolver(index).receiver_class(subject, scope) is not None:
         return  # the verifier's own class: its code is followed by the analysis
     parent = index.parents.get(id(node))

@@ -40,9 +40,6 @@ class Checker:
         self.operators = OperatorChecks(analysis, self.mixed)
 
     # --- helpers ---
-    def scope(self, node: ast.AST) -> Scope:
-        return self.index.scope_of.get(id(node), self.index.tree)
-
     def ok_operand(self, node: ast.AST, tainted: set[str]) -> bool:
         return not self.mixed.foreign(node, tainted)  # derived from the solution, or plain
 
@@ -63,7 +60,7 @@ class Checker:
             ):
                 return
             if self.a.is_tainted(node.value, tainted) and not self.a.plain.plain_before_augmented(
-                node.target, self.scope(node)
+                node.target, self.index.scope(node)
             ):
                 # The target's own taint may come from this very statement: judge what it held.
                 self.a.flag(
@@ -105,7 +102,7 @@ class Checker:
             return
         holder = target.value
         root = root_name(target)
-        scope = self.scope(target)
+        scope = self.index.scope(target)
         if root is not None and (
             self.a.resolver.receiver_class(root, scope) is not None
             or self.a.resolver.own_class(root.id) is not None
@@ -220,7 +217,7 @@ class Checker:
     ) -> None:
         a = self.a
         attr = func.attr
-        scope = self.scope(node)
+        scope = self.index.scope(node)
         stored = [*node.args, *(keyword.value for keyword in node.keywords)]
         if (
             attr in MUTATORS
@@ -364,13 +361,13 @@ class Checker:
         if trusted is not None and trusted.partition(".")[0] in {"str", "bytes"}:
             if trusted.partition(".")[2] in BUILTIN_METHODS:
                 return
-        if a.plain.is_plain(function, self.scope(function)):
+        if a.plain.is_plain(function, self.index.scope(function)):
             return  # re.sub's replacement text
         if (
             isinstance(function, ast.Attribute)
             and function.attr in BUILTIN_METHODS
             and function.attr not in MUTATORS
-            and a.plain.is_builtin_container(function.value, self.scope(function))
+            and a.plain.is_builtin_container(function.value, self.index.scope(function))
             and not self.mixed.holds_foreign(function.value, tainted)
         ):
             # max(counts, key=counts.get): a lookup in a dict the verifier built, whose values

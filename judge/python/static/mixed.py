@@ -38,9 +38,6 @@ class MixedContainers:
         self._stores: dict[str, list[tuple[ast.AST, Scope]]] | None = None
         self._sites: dict[int, list[tuple[ast.Call, int]]] = {}
 
-    def _scope(self, node: ast.AST) -> Scope:
-        return self.index.scope_of.get(id(node), self.index.tree)
-
     def foreign(self, node: ast.AST, tainted: set[str], seen: set[str] | None = None) -> bool:
         """A value that may be neither derived from the solution nor plain builtin data.
 
@@ -56,9 +53,9 @@ class MixedContainers:
         if isinstance(node, ast.BoolOp):
             return any(self.foreign(value, tainted, seen) for value in node.values)
         if not self.a.is_tainted(node, tainted):
-            return not self.a.plain.is_plain(node, self._scope(node))
+            return not self.a.plain.is_plain(node, self.index.scope(node))
         if isinstance(node, ast.Attribute):
-            cls = self.a.resolver.receiver_class(node.value, self._scope(node))
+            cls = self.a.resolver.receiver_class(node.value, self.index.scope(node))
             if cls is not None:
                 return self._attribute_foreign(cls, node.attr, tainted, seen)
             return self.foreign(node.value, tainted, seen)
@@ -72,15 +69,15 @@ class MixedContainers:
         # is answered optimistically, as a fixed point, each name once.
         if not isinstance(node, ast.Name):
             return False
-        key = f"value {id(self._scope(node))} {node.id}"
+        key = f"value {id(self.index.scope(node))} {node.id}"
         if key in seen:
             return False
         seen.add(key)
-        scope = self._scope(node)
+        scope = self.index.scope(node)
         if not isinstance(scope, ast.Module) and node.id in all_params_of(scope):
             if self._mixed_argument(scope, node.id, seen):
                 return True
-        for binding in self.index.lookup(node.id, self._scope(node)) or []:
+        for binding in self.index.lookup(node.id, self.index.scope(node)) or []:
             if binding.kind == "foreign":
                 return True  # an exception: whatever was raised, a library object too
             if binding.expr is None or binding.kind in ("mutate", "inner", "opaque"):
@@ -108,11 +105,11 @@ class MixedContainers:
             return self._call_holds_foreign(node, tainted, seen)
         if not isinstance(node, ast.Name):
             return False  # not a container the verifier fills by name: the other checks apply
-        key = f"holder {id(self._scope(node))} {node.id}"
+        key = f"holder {id(self.index.scope(node))} {node.id}"
         if key in seen:
             return False
         seen.add(key)
-        bindings = self.index.lookup(node.id, self._scope(node))
+        bindings = self.index.lookup(node.id, self.index.scope(node))
         if not bindings:
             return False
         for binding in bindings:
@@ -172,7 +169,7 @@ class MixedContainers:
             if self.foreign(default, set(), seen):
                 found.add(argument.arg)
         for call, shift in self._call_sites(function):
-            caller = self._scope(call)
+            caller = self.index.scope(call)
             names = self.a.tainted_names_of(caller)
             for position, value in enumerate(call.args):
                 if not self.foreign(value, set(names), seen):
@@ -196,7 +193,7 @@ class MixedContainers:
         ``add(x, text)``): the context says "tainted", the object may be the library's."""
         params = params_of(function)
         for call, shift in self._call_sites(function):
-            names = set(self.a.tainted_names_of(self._scope(call)))
+            names = set(self.a.tainted_names_of(self.index.scope(call)))
             passed = [
                 value
                 for position, value in enumerate(call.args)
@@ -232,7 +229,7 @@ class MixedContainers:
                 if own is not None and function in resolver.method(own, function.name):
                     sites.append((call, shift))
             elif isinstance(func, ast.Attribute) and func.attr == function.name:
-                own = resolver.receiver_class(func.value, self._scope(call))
+                own = resolver.receiver_class(func.value, self.index.scope(call))
                 if own is not None and function in resolver.method(own, function.name):
                     sites.append((call, shift))
         return sites
@@ -253,7 +250,7 @@ class MixedContainers:
                             name = target.id
                         if name is not None and node.value is not None:
                             self._stores.setdefault(name, []).append(
-                                (node.value, self._scope(node))
+                                (node.value, self.index.scope(node))
                             )
         return self._stores.get(attr, [])
 
@@ -308,7 +305,7 @@ class MixedContainers:
                     continue
                 if child.value is None:
                     continue
-                scope = self.index.scope_of.get(id(child), self.index.tree)
+                scope = self.index.scope(child)
                 for value in self._alternatives(child.value):
                     if self._context_free(value, module, set()) and not self.a.plain.is_plain(
                         value, scope
@@ -323,7 +320,7 @@ class MixedContainers:
             name = name_node.id
             if name in self.a.global_tainted:
                 return False
-            scope = self._scope(name_node)
+            scope = self.index.scope(name_node)
             key = f"{id(scope)} {name}"
             if key in seen:
                 continue

@@ -13,7 +13,7 @@ import ast
 from judge.python.static.facts import TaintFacts
 from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import OTHER_ADVICE, SEE_BELOW
-from judge.python.static.scope import Scope, all_params_of, describe
+from judge.python.static.scope import all_params_of, describe
 
 OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.MatMult: "@", ast.Div: "/",
@@ -28,9 +28,6 @@ class OperatorChecks:
         self.a = analysis
         self.index = analysis.index
         self.mixed = mixed
-
-    def _scope(self, node: ast.AST) -> Scope:
-        return self.index.scope_of.get(id(node), self.index.tree)
 
     def check_operands(
         self,
@@ -65,7 +62,7 @@ class OperatorChecks:
                 left = right
                 continue
             if isinstance(op, ast.In | ast.NotIn) and self.a.is_tainted(left, tainted):
-                scope = self._scope(right)
+                scope = self.index.scope(right)
                 cls = self.a.resolver.receiver_class(right, scope)
                 contains = self.a.resolver.method(cls, "__contains__") if cls else []
                 if contains:
@@ -100,7 +97,7 @@ class OperatorChecks:
     def check_subscript(self, node: ast.Subscript, tainted: set[str]) -> None:
         value_tainted = self.a.is_tainted(node.value, tainted)
         key_tainted = self.a.is_tainted(node.slice, tainted)
-        scope = self._scope(node)
+        scope = self.index.scope(node)
         if key_tainted and not value_tainted:
             if not (
                 self.a.plain.has_plain_keys(node.value, scope)

@@ -123,7 +123,7 @@ class OwnFunctions:
         defaults = dict(zip(reversed(positional), reversed(arguments.defaults), strict=False))
         keywords = zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
         defaults.update((a.arg, d) for a, d in keywords if d is not None)
-        outer = self.index.scope_of.get(id(function), self.index.tree)
+        outer = self.index.scope(function)
         for call in calls:
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
                 k.arg is None for k in call.keywords
@@ -133,7 +133,7 @@ class OwnFunctions:
             if name in positional and positional.index(name) < len(call.args):
                 passed.append(call.args[positional.index(name)])
             if passed:
-                where = self.index.scope_of.get(id(call), self.index.tree)
+                where = self.index.scope(call)
                 if not all(self.plain.is_plain(value, where) for value in passed):
                     return False
             elif name not in defaults or not self.plain.is_plain(defaults[name], outer):

@@ -38,7 +38,7 @@ class Propagation:
             # classes (the class is tainted), or a list/dict/set it built. Anything else (a
             # sympy matrix, a Poly) is refused by the checks, and must not become "tainted
             # builtin data" by the very store that is refused.
-            scope = self.index.scope_of.get(id(target), self.index.tree)
+            scope = self.index.scope(target)
             self._store_into_path(
                 root_name(target), scope, tainted, itself=isinstance(target.value, ast.Name)
             )
@@ -191,7 +191,7 @@ class Propagation:
     def _shared_with_own_instance(self, node: ast.Call, tainted: set[str]) -> None:
         """``Keeper(rows)`` or ``keeper.adopt(rows)`` where Keeper's instances hold the
         solution: the instance may keep ``rows`` and store the text into it later."""
-        scope = self.index.scope_of.get(id(node), self.index.tree)
+        scope = self.index.scope(node)
         func = node.func
         cls = None
         if isinstance(func, ast.Name):
@@ -207,7 +207,7 @@ class Propagation:
 
     def _store_in(self, holder: ast.expr, at: ast.AST, tainted: set[str]) -> None:
         """``holder.append(x)``/``setattr(holder, n, x)`` with a tainted ``x``."""
-        scope = self.index.scope_of.get(id(at), self.index.tree)
+        scope = self.index.scope(at)
         self._store_into_path(
             root_name(holder), scope, tainted, itself=isinstance(holder, ast.Name)
         )

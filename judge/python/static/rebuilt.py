@@ -73,7 +73,7 @@ class Rebuilt:
             return False
         if inputs and inputs[0] is node:
             return True  # chr kept as a value (f = chr): what it will convert is not followed
-        scope = self.index.scope_of.get(id(node), self.index.tree)
+        scope = self.index.scope(node)
         self._active.add(id(node))
         try:
             return any(self._derived(part, scope, tainted, set()) for part in inputs)
@@ -137,7 +137,7 @@ class Rebuilt:
         if name in _TEXT_MODULE_CONSTANTS:
             return True
         if isinstance(node, ast.Name):
-            scope = self.index.scope_of.get(id(node), self.index.tree)
+            scope = self.index.scope(node)
             bindings = self.index.lookup(node.id, scope) or []
             return bool(bindings) and all(
                 b.kind == "value" and b.expr is not None and self._literal_text(b.expr)
@@ -170,7 +170,7 @@ class Rebuilt:
             return self.index.trusted_name(node.func) in ("str", "repr", "ascii", "format")
         if isinstance(node, ast.Name) and node.id not in seen:
             seen.add(node.id)
-            scope = self.index.scope_of.get(id(node), self.index.tree)
+            scope = self.index.scope(node)
             bindings = self.index.lookup(node.id, scope) or []
             return any(b.expr is not None and self._text_expression(b.expr, seen) for b in bindings)
         return False
@@ -183,7 +183,7 @@ class Rebuilt:
                 not isinstance(value, ast.Constant) or "c" in str(value.value)
                 for value in node.values
             )
-        scope = self.index.scope_of.get(id(node), self.index.tree)
+        scope = self.index.scope(node)
         texts = literal_texts(self.index, node, scope, set())
         if texts is None:
             return True

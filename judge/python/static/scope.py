@@ -96,7 +96,12 @@ class ModuleIndex:
             else:
                 self._bind(scope, count.id, "value", ast.Constant(0))
 
+    def scope(self, node: ast.AST) -> Scope:
+        """The function, lambda, class or module that ``node`` is in."""
+        return self.scope_of.get(id(node), self.tree)
+
     # --- indexing ---
+
     def _bind(self, scope: Scope, name: str, kind: str, expr: ast.AST | None) -> None:
         self.bindings.setdefault(id(scope), {}).setdefault(name, []).append(Binding(kind, expr))
         if kind not in ("mutate", "inner"):

@@ -104,7 +104,7 @@ def check_store(index: ModuleIndex, resolver: Resolver, node: ast.AST, flag: Fla
         return  # mpmath.mp.dps = 50: a precision, not a change of what the library does
     if attribute_store and _local_decimal_setting(index, node, target):
         return
-    scope = index.scope_of.get(id(node), index.tree)
+    scope = index.scope(node)
     root = target
     while isinstance(root, ast.Attribute | ast.Subscript):
         root = root.value

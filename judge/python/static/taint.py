@@ -328,7 +328,7 @@ class Analysis:
             # solution's data for an own class that holds it (``type(memo).last``). The
             # analysis does not type every value: any own class holding it counts.
             return bool(self.tainted_classes) and self.is_tainted(node.args[0], tainted)
-        scope = self.index.scope_of.get(id(node), self.index.tree)
+        scope = self.index.scope(node)
         functions = self.resolver.functions(node.func)
         if functions is not None:
             return any(self.analyse(f, self.tainted_params(f, node, tainted, 0)) for f in functions)
