@@ -8,6 +8,8 @@ available to them (:func:`settle_debt_locked`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from market.models import Account, AccountKind, LedgerTransaction
 from market.money import Currency
 from market.services.ledger import (
@@ -40,6 +42,19 @@ def lock_usd_accounts(
     # with the matching engine creating the same user's accounts.
     created = get_user_accounts(keys=[(user_id, kind) for kind in kinds], currency=Currency.USD)
     accounts = {kind: created[(user_id, kind)] for kind in kinds}
+    return accounts, lock_accounts(accounts.values())
+
+
+def lock_buyer_and_sellers(
+    buyer: int, sellers: Iterable[int]
+) -> tuple[dict[tuple[int, AccountKind], Account], dict[int, Account]]:
+    """Get and lock, in one call and id order, what a taking or a give-back moves: the buyer's
+    USD AVAILABLE and DEBT and each seller's PENDING and AVAILABLE (docs/payments.md, "Lock
+    order": after the cause's row, the system accounts and the proceeds holds)."""
+    keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
+    for seller in sorted(set(sellers)):
+        keys += [(seller, AccountKind.PENDING), (seller, AccountKind.AVAILABLE)]
+    accounts = get_user_accounts(keys=keys, currency=USD)
     return accounts, lock_accounts(accounts.values())
 
 

@@ -22,14 +22,14 @@ from market.payments.models import (
     TransferReversal,
     TransferReversalStatus,
 )
-from market.payments.services.balances import USD, usd_system_account
+from market.payments.services.balances import USD, lock_buyer_and_sellers, usd_system_account
 from market.payments.services.lots import (
     add_proceeds_lot,
     restore_deposit_lot,
     restore_lot,
 )
 from market.payments.services.sale_notices import tell_seller
-from market.services.ledger import Leg, get_user_accounts, lock_accounts, record_transaction
+from market.services.ledger import Leg, record_transaction
 
 
 def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: str) -> None:
@@ -52,12 +52,7 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
         .filter(pk__in=sorted({r.proceeds_hold_id for r in reversals}))
         .order_by("id")
     }
-    sellers = sorted({h.user_id for h in holds.values()})
-    keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
-    for seller in sellers:
-        keys += [(seller, AccountKind.PENDING), (seller, AccountKind.AVAILABLE)]
-    accounts = get_user_accounts(keys=keys, currency=USD)
-    locked = lock_accounts(accounts.values())
+    accounts, locked = lock_buyer_and_sellers(buyer, (h.user_id for h in holds.values()))
     # After the accounts, as fail_withdrawal (withhold_transfer_reversals) takes them: a
     # transfer reversal locked first deadlocked with a refused withdrawal of the same seller.
     transfers = {

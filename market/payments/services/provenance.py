@@ -48,6 +48,7 @@ from market.payments.models import (
 from market.payments.services.balances import (
     USD,
     debit_or_debt_legs,
+    lock_buyer_and_sellers,
     usd_system_account,
 )
 from market.payments.services.debtors import (
@@ -56,7 +57,7 @@ from market.payments.services.debtors import (
 )
 from market.payments.services.lots import consume_lots
 from market.payments.services.sale_notices import tell_seller
-from market.services.ledger import Leg, get_user_accounts, lock_accounts, record_transaction
+from market.services.ledger import Leg, record_transaction
 
 
 @dataclasses.dataclass
@@ -192,11 +193,7 @@ def take_back(
         .order_by("id")
     }
     sellers = sorted({h.user_id for h in holds.values()})
-    keys = [(buyer, AccountKind.AVAILABLE), (buyer, AccountKind.DEBT)]
-    for seller in sellers:
-        keys += [(seller, AccountKind.PENDING), (seller, AccountKind.AVAILABLE)]
-    accounts = get_user_accounts(keys=keys, currency=USD)
-    locked = lock_accounts(accounts.values())
+    accounts, locked = lock_buyer_and_sellers(buyer, sellers)
     if {f.pk for f in _unsettled_fundings(deposit)} - {f.pk for f in fundings}:
         raise PaymentsBusy("a trade paid by this deposit is committing; try again")
     lot = FundsLot.objects.select_for_update().filter(deposit=deposit).first()
