@@ -22,12 +22,12 @@ import dataclasses
 import logging
 
 from judge.python.static.checks import Checker
-from judge.python.static.facts import InjectionFlow
+from judge.python.static.findings import Findings, InjectionFlow
 from judge.python.static.refused import scan_refused
 from judge.python.static.rules import ADVICE, SEE_BELOW
 from judge.python.static.scope import ModuleIndex
 from judge.python.static.shape import dynamic_import_errors, import_errors, verify_errors
-from judge.python.static.taint import Analysis
+from judge.python.static.taint import MAX_ROUNDS, Analysis
 
 logger = logging.getLogger(__name__)
 
@@ -91,12 +91,11 @@ def _check_tree(tree: ast.Module) -> StaticReport:
     if not docstring:
         errors.append("the module docstring (the solution format shown to solvers) is missing")
     index = ModuleIndex(tree)
-    analysis = Analysis(index)
-    analysis.checker = Checker(analysis)
-    scan_refused(index, analysis.flag)
+    findings = Findings()
+    scan_refused(index, findings.flag)
     if verify is not None:
-        analysis.run(verify)
-    flows = sorted(analysis.flows.values(), key=lambda flow: flow.line)
+        findings.update(_taint_findings(index, verify))
+    flows = findings.sorted()
     errors.extend(f"line {flow.line}: {flow.message}" for flow in flows)
     if any(flow.message.endswith(SEE_BELOW) for flow in flows):
         errors.append(f"how to fix the lines above: {ADVICE}")  # once, not per finding
@@ -107,3 +106,33 @@ def _check_tree(tree: ast.Module) -> StaticReport:
         docstring=docstring,
         injection_flows=tuple(flows),
     )
+
+
+def _taint_findings(index: ModuleIndex, verify: ast.FunctionDef) -> Findings:
+    """Facts, then checks: settle the taint facts to a fixed point, then check every analysed
+    context against them. A check may ask for a context the facts did not reach (a callback
+    the library calls with the solution, an own ``__contains__`` reached by ``in``); when that
+    adds facts, the findings of that pass may rest on unsettled facts, so the facts are settled
+    again and every context checked again, until a pass of the checks adds nothing."""
+    analysis = Analysis(index)
+    for _ in range(MAX_ROUNDS):
+        analysis.run(verify)
+        before = analysis.state()
+        findings = Findings()
+        checker = Checker(analysis, findings)
+        checked: set[tuple[int, frozenset[str]]] = set()
+        while pending := [key for key in analysis.contexts if key not in checked]:
+            for key in pending:  # a check may add contexts: check those too
+                checked.add(key)
+                checker.check_context(analysis.contexts[key])
+        if analysis.state() == before:
+            break
+    else:
+        analysis.limits.flag(
+            verify,
+            "analysis",
+            "the analysis did not settle; instead, simplify the data flow (fewer "
+            "module-level names and class attributes holding the solution)",
+        )
+    findings.update(analysis.limits)
+    return findings

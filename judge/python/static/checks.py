@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from judge.python.static.facts import TaintFacts
+from judge.python.static.facts import Context, TaintFacts
+from judge.python.static.findings import Findings
 from judge.python.static.mixed import MixedContainers
 from judge.python.static.operators import OPERATORS, OperatorChecks
 from judge.python.static.rules import (
@@ -33,17 +34,26 @@ _TEXT_OF = frozenset({"str", "repr", "ascii"})
 
 
 class Checker:
-    def __init__(self, analysis: TaintFacts) -> None:
+    """The checks of one pass over the facts, writing to ``findings``."""
+
+    def __init__(self, analysis: TaintFacts, findings: Findings) -> None:
         self.a = analysis
         self.index = analysis.index
-        self.mixed = MixedContainers(analysis)
-        self.operators = OperatorChecks(analysis, self.mixed)
+        self.findings = findings
+        self.mixed = MixedContainers(analysis, findings)
+        self.operators = OperatorChecks(analysis, self.mixed, findings)
 
     # --- helpers ---
     def ok_operand(self, node: ast.AST, tainted: set[str]) -> bool:
         return not self.mixed.foreign(node, tainted)  # derived from the solution, or plain
 
-    # --- entry point ---
+    # --- entry points ---
+    def check_context(self, context: Context) -> None:
+        """Check every node of one analysed context, given its settled tainted names."""
+        tainted = set(context.tainted)
+        for node in context.nodes:
+            self.check(node, tainted)
+
     def check(self, node: ast.AST, tainted: set[str]) -> None:
         self.mixed.check(node, tainted)
         if isinstance(node, ast.Call):
@@ -63,7 +73,7 @@ class Checker:
                 node.target, self.index.scope(node)
             ):
                 # The target's own taint may come from this very statement: judge what it held.
-                self.a.flag(
+                self.findings.flag(
                     node,
                     f"operator {symbol}",
                     f"the solution is added with `{symbol}` to {describe(node.target)}, an "
@@ -84,7 +94,7 @@ class Checker:
             spec = node.format_spec
             if spec is not None and self.a.is_tainted(spec, tainted):
                 if not self.ok_operand(node.value, tainted):
-                    self.a.flag(
+                    self.findings.flag(
                         node,
                         "format spec",
                         f"the solution is the format spec of {describe(node.value)}, "
@@ -112,7 +122,7 @@ class Checker:
             self.a.is_tainted(holder, tainted) or self.a.plain.is_builtin_container(holder, scope)
         ):
             return
-        self.a.flag(
+        self.findings.flag(
             at,
             "store",
             f"the solution is stored into {describe(target)}, an object the checks cannot "
@@ -127,7 +137,7 @@ class Checker:
         follow. A rule at the store itself, not a flow to follow."""
         if root_name(holder) is not None:
             return False
-        self.a.flag(
+        self.findings.flag(
             at,
             "store",
             f"the solution is stored into {describe(holder)}, which is not a variable "
@@ -145,7 +155,7 @@ class Checker:
         receiver_tainted = isinstance(func, ast.Attribute) and a.is_tainted(func.value, tainted)
         own_class = isinstance(func, ast.Name) and a.resolver.own_class(func.id) is not None
         if not isinstance(func, ast.Attribute) and not own_class and a.is_tainted(func, tainted):
-            a.flag(
+            self.findings.flag(
                 node,
                 "call",
                 f"{describe(func)} is derived from the solution and is called; instead, "
@@ -166,7 +176,9 @@ class Checker:
             return
         for keyword in tainted_keywords:
             if keyword.arg is None:
-                a.flag(node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}")
+                self.findings.flag(
+                    node, shown, f"** unpacking of the solution into {shown}(): {SHORT_ADVICE}"
+                )
                 return
         if is_sanitiser(name) or name in EXCEPTION_CLASSES or self.index.numeric_array(node):
             return  # numbers or a bool come out; an exception only stores its arguments
@@ -178,7 +190,7 @@ class Checker:
                 or tainted_keywords
                 or any(a.is_tainted(x, tainted) for x in node.args[1:])
             ):
-                a.flag(
+                self.findings.flag(
                     node,
                     shown,
                     f"only the text (first argument) of {shown}() may come from "
@@ -193,7 +205,7 @@ class Checker:
         if isinstance(func, ast.Attribute):
             self.check_method(node, func, shown, tainted, receiver_tainted)
             return
-        a.flag(
+        self.findings.flag(
             node,
             shown,
             f"the solution reaches {shown}(), which is not a listed pure operation; {SHORT_ADVICE}",
@@ -239,7 +251,7 @@ class Checker:
             if attr in BUILTIN_METHODS and not self.mixed.foreign(func.value, tainted):
                 self.check_method_arguments(node, attr, tainted)
                 return
-            a.flag(
+            self.findings.flag(
                 node,
                 shown,
                 f".{attr}() of a value derived from the solution is not a listed "
@@ -262,14 +274,14 @@ class Checker:
             self.check_method_arguments(node, attr, tainted)
             return
         if self.index.is_module(func.value) or self.index.trusted_name(func) is not None:
-            a.flag(
+            self.findings.flag(
                 node,
                 shown,
                 f"the solution reaches {shown}(), which is not a listed pure operation; "
                 f"{SHORT_ADVICE}",
             )
             return
-        a.flag(
+        self.findings.flag(
             node,
             shown,
             f"the solution reaches .{attr}() of {describe(func.value)}, "
@@ -302,7 +314,7 @@ class Checker:
         for argument in arguments:
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if not self.ok_operand(value, tainted):
-                self.a.flag(
+                self.findings.flag(
                     node,
                     attr,
                     f".{attr}() mixes the solution with {describe(value)}, which is not "
@@ -317,7 +329,7 @@ class Checker:
         for position, argument in enumerate(node.args):
             value = argument.value if isinstance(argument, ast.Starred) else argument
             if position not in skip and not self.ok_operand(value, tainted):
-                self.a.flag(
+                self.findings.flag(
                     node,
                     shown,
                     f"{shown}() mixes the solution with "
@@ -335,7 +347,7 @@ class Checker:
             if keyword.arg in keywords:
                 self.check_callable(node, keyword.value, name, tainted)
             elif not self.ok_operand(keyword.value, tainted):
-                self.a.flag(
+                self.findings.flag(
                     node,
                     name,
                     f"{name}() is given {keyword.arg}="
@@ -373,7 +385,7 @@ class Checker:
             # max(counts, key=counts.get): a lookup in a dict the verifier built, whose values
             # (compared with each other) are data.
             return
-        a.flag(
+        self.findings.flag(
             node,
             name,
             f"{name}() would call {describe(function)} with the solution; "

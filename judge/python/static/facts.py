@@ -2,10 +2,14 @@
 
 ``taint.py`` computes which names hold values derived from the solution (sources: ``verify``'s
 first parameter, exceptions; propagation through assignments, containers and the verifier's
-own calls; sanitisers end it). ``checks.py`` and ``mixed.py`` read those facts to decide
-where a derived value meets a sink that is not on the reviewed lists. They depend on this
-interface, not on the analysis module, so the modules import in one direction:
-``taint``/``propagate`` -> ``facts`` <- ``checks``/``mixed``, wired together in ``__init__``.
+own calls; sanitisers end it), to a fixed point, and records every analysed context: a
+function (or the module) with the names settled tainted in it. It reports nothing. The checks
+(``checks.py``, ``mixed.py``, ``operators.py``) then read those facts context by context to
+decide where a derived value meets a sink that is not on the reviewed lists, the source/sink
+"models" split of Pysa or CodeQL. They depend on this interface, not on the analysis module,
+so the modules import in one direction: ``taint``/``propagate`` -> ``facts`` <-
+``checks``/``mixed``, wired together in ``__init__`` (facts, then checks, until neither adds
+anything).
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ from judge.python.static.scope import ModuleIndex, Scope
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class InjectionFlow:
-    """A place where a value derived from the solution meets what the checks do not allow."""
+class Context:
+    """One analysed context: ``scope`` (a function, or the module) with the names settled
+    tainted in it for one set of tainted parameters; ``nodes`` are the nodes it runs."""
 
-    line: int
-    sink: str
-    message: str
+    scope: Scope
+    nodes: tuple[ast.AST, ...]
+    tainted: frozenset[str]
 
 
 class TaintFacts(Protocol):
@@ -54,12 +59,5 @@ class TaintFacts(Protocol):
 
     def analyse(self, function: Function, tainted_names: frozenset[str]) -> bool:
         """Analyse one of the verifier's own functions with these parameters tainted (a
-        callback, a dunder reached by an operator); whether its result is tainted."""
-
-    def flag(self, node: ast.AST, sink: str, message: str) -> None:
-        """Record a finding at ``node``'s line."""
-
-
-class NodeCheck(Protocol):
-    def check(self, node: ast.AST, tainted: set[str]) -> None:
-        """Check one node of an analysed function, given its tainted names."""
+        callback, a dunder reached by an operator); whether its result is tainted. A new
+        context is recorded for the checks; new facts make the driver settle them again."""

@@ -17,6 +17,7 @@ import ast
 from collections.abc import Mapping
 
 from judge.python.static.facts import TaintFacts
+from judge.python.static.findings import Findings
 from judge.python.static.resolve import Function
 from judge.python.static.rules import BUILTIN_NAMES, FOREIGN_SOURCES, MUTATORS
 from judge.python.static.scope import Scope, all_params_of, describe, params_of
@@ -32,9 +33,10 @@ _CONTAINER_COPIES = frozenset(
 
 
 class MixedContainers:
-    def __init__(self, analysis: TaintFacts) -> None:
+    def __init__(self, analysis: TaintFacts, findings: Findings) -> None:
         self.a = analysis
         self.index = analysis.index
+        self.findings = findings
         self._stores: dict[str, list[tuple[ast.AST, Scope]]] | None = None
         self._sites: dict[int, list[tuple[ast.Call, int]]] = {}
 
@@ -392,7 +394,7 @@ class MixedContainers:
 
     def _flag(self, node: ast.AST, other: ast.AST) -> None:
         shown = describe(other)
-        self.a.flag(
+        self.findings.flag(
             node,
             "mixed container",
             f"a container would hold a value derived from the solution together with {shown}, "

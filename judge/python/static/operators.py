@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from judge.python.static.facts import TaintFacts
+from judge.python.static.findings import Findings
 from judge.python.static.mixed import MixedContainers
 from judge.python.static.rules import OTHER_ADVICE, SEE_BELOW
 from judge.python.static.scope import all_params_of, describe
@@ -24,10 +25,11 @@ OPERATORS = {
 
 
 class OperatorChecks:
-    def __init__(self, analysis: TaintFacts, mixed: MixedContainers) -> None:
+    def __init__(self, analysis: TaintFacts, mixed: MixedContainers, findings: Findings) -> None:
         self.a = analysis
         self.index = analysis.index
         self.mixed = mixed
+        self.findings = findings
 
     def check_operands(
         self,
@@ -47,7 +49,7 @@ class OperatorChecks:
             if comparison and self.a.plain.is_class_literal(other):
                 continue  # type(x) == int: the classes compare by identity
             if self.mixed.foreign(other, tainted):
-                self.a.flag(
+                self.findings.flag(
                     node,
                     f"operator {symbol}",
                     f"the solution meets {describe(other)} in `{symbol}`, an object the "
@@ -83,7 +85,7 @@ class OperatorChecks:
                     )
                 )
                 if not container_ok:
-                    self.a.flag(
+                    self.findings.flag(
                         node,
                         f"operator {OPERATORS[type(op)]}",
                         f"the solution is looked up in {describe(right)}, an object the "
@@ -103,7 +105,7 @@ class OperatorChecks:
                 self.a.plain.has_plain_keys(node.value, scope)
                 or self.a.resolver.own_enum(node.value)
             ):
-                self.a.flag(
+                self.findings.flag(
                     node,
                     "subscript",
                     f"the solution indexes {describe(node.value)}, an object the checks "
@@ -111,7 +113,7 @@ class OperatorChecks:
                     f"display of literals), or convert the text first (int(); {SEE_BELOW}",
                 )
         elif value_tainted and not key_tainted and not self.a.plain.is_plain(node.slice, scope):
-            self.a.flag(
+            self.findings.flag(
                 node,
                 "subscript",
                 f"a value derived from the solution is indexed with {describe(node.slice)}, "

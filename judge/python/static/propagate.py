@@ -51,10 +51,11 @@ class Propagation:
         deeper (``root[k].append(x)``)."""
         if root is None:
             return
-        if not isinstance(scope, ast.Module) and root.id in _defaulted_parameters(scope):
+        if not isinstance(scope, ast.Module) and root.id in _defaults(scope):
             # def keep(text, memo={}): memo['t'] = text -- the default outlives the call: every
             # later call (with no tainted argument) reads the text back from it.
             self.a.closure_tainted.setdefault(id(scope), set()).add(root.id)
+            self._store_into_default(scope, root.id, itself=itself)
         cls = self.a.resolver.receiver_class(root, scope)
         if cls is None and self.a.resolver.own_class(root.id) is not None:
             cls = self.a.resolver.own_class(root.id)
@@ -74,6 +75,26 @@ class Propagation:
             for name in self._alias_sources(root.id, scope, itself, set()) - {root.id}
             if self.a.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
         )
+
+    def _store_into_default(self, function: Function, name: str, *, itself: bool) -> None:
+        """``def fill(text, grid=GRID): grid[0].append(text)``: the default is the object
+        ``GRID`` names where ``fill`` is defined (``store=rows`` in a nested function: the
+        enclosing function's ``rows``), so a store into it is a store into that name, in
+        that scope: a module-level name, or a name of the enclosing function."""
+        default = _defaults(function).get(name)
+        outer = self.index.scope(function)  # where the defaults are evaluated
+        if default is None:
+            return
+        names: set[str] = set()
+        for source, source_itself in _sources(default, itself):
+            names |= self._alias_sources(source, outer, source_itself, set())
+        for alias in names:
+            if not self.a.plain.is_builtin_container(ast.Name(id=alias, ctx=ast.Load()), outer):
+                continue  # only a list/dict/set the verifier built (a library object stays foreign)
+            if isinstance(outer, ast.Module):
+                self.a.global_tainted.add(alias)
+            else:
+                self.a.closure_tainted.setdefault(id(outer), set()).add(alias)
 
     def _alias_sources(self, name: str, scope: Scope, itself: bool, seen: set[str]) -> set[str]:
         """The names whose objects ``name`` may be (``itself``) or share elements with,
@@ -213,13 +234,19 @@ class Propagation:
         )
 
 
-def _defaulted_parameters(function: Function) -> set[str]:
-    """The parameters of ``function`` that have a default value."""
+def _defaults(function: Function) -> dict[str, ast.expr]:
+    """The parameters of ``function`` that have a default value, with it."""
     arguments = function.args
     positional = [*arguments.posonlyargs, *arguments.args]
-    found = {argument.arg for argument in positional[len(positional) - len(arguments.defaults) :]}
+    found = dict(
+        zip(
+            (argument.arg for argument in positional[len(positional) - len(arguments.defaults) :]),
+            arguments.defaults,
+            strict=True,
+        )
+    )
     found.update(
-        argument.arg
+        (argument.arg, default)
         for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
         if default is not None
     )

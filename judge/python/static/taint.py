@@ -7,8 +7,10 @@ flow-insensitive within a function (a name tainted anywhere is tainted everywher
 the functions nested in it), follows calls into the verifier's own functions and methods
 context-sensitively (which parameters are tainted), tracks module-level names and the
 verifier's own classes (an instance or class attribute holding the solution taints the class),
-and iterates to a fixed point. Checks (``checks.py``) then refuse every tainted value that
-reaches an operation not on the reviewed lists.
+and iterates to a fixed point. A pure fact computation: it records each analysed context (a
+function with its settled tainted names, ``facts.Context``) and where it could not decide
+(``limits``), and reports nothing else. The checks (``checks.py``) then read the contexts and
+refuse every tainted value that reaches an operation not on the reviewed lists.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from __future__ import annotations
 import ast
 
 from judge.python.static.compare import Comparisons
-from judge.python.static.facts import InjectionFlow, NodeCheck
+from judge.python.static.facts import Context
+from judge.python.static.findings import Findings
 from judge.python.static.plain import Plainness
 from judge.python.static.propagate import Propagation
 from judge.python.static.rebuilt import Rebuilt
@@ -45,7 +48,12 @@ class Analysis:
         self.index = index
         self.plain = Plainness(index)
         self.resolver = Resolver(index)
-        self.flows: dict[tuple[int, str], InjectionFlow] = {}
+        # Where the analysis could not decide (too deep, too large, no fixed point): the
+        # checks' driver reports these as refusals.
+        self.limits = Findings()
+        # The contexts of the last round (plus any a check asked for since), for the checks:
+        # by function and settled tainted names (two calls that settle alike are one context).
+        self.contexts: dict[tuple[int, frozenset[str]], Context] = {}
         self.global_tainted: set[str] = set()
         self.tainted_classes: set[str] = set()
         # Every name found tainted in a function (any context), by id of the function: what a
@@ -61,23 +69,17 @@ class Analysis:
         self._done: set[Key] = set()
         self._stack: list[Key] = []
         self.module_names = set(index.bindings.get(id(index.tree), {})) | index.global_names
-        # The checks that read the facts of each analysed function (set by the caller: the
-        # checks depend on the facts' interface, not the other way round).
-        self.checker: NodeCheck = _NoChecks()
         self.propagation = Propagation(self)
         self.comparisons = Comparisons(self)
         self.rebuilt = Rebuilt(index, self.is_tainted)
-
-    def flag(self, node: ast.AST, sink: str, message: str) -> None:
-        line = getattr(node, "lineno", 0)
-        self.flows.setdefault((line, sink), InjectionFlow(line, sink, message))
 
     # --- driver ---
     def run(self, verify: ast.FunctionDef) -> None:
         sources = frozenset(params_of(verify)[:1] or all_params_of(verify))
         for _ in range(MAX_ROUNDS):
-            before = self._state()
+            before = self.state()
             self._done.clear()
+            self.contexts.clear()
             self.analyse(verify, sources)
             self.analyse_module()
             for function in self.exit_methods():
@@ -95,9 +97,9 @@ class Analysis:
                             names = [*names, *sources]  # the harness always passes the solution
                         self.analyse(function, frozenset(names))
             self._taint_classes_handing_out_state()
-            if self._state() == before:
+            if self.state() == before:
                 return
-        self.flag(
+        self.limits.flag(
             verify,
             "analysis",
             "the analysis did not settle; instead, simplify the data flow (fewer "
@@ -125,7 +127,8 @@ class Analysis:
         # The live set is a subset of what scope_tainted holds once the analysis ends.
         return self.scope_tainted.get(id(scope), set()) | self._live.get(id(scope), set())
 
-    def _state(self) -> tuple[object, ...]:
+    def state(self) -> tuple[object, ...]:
+        """What the facts hold, to compare: equal before and after a pass means settled."""
         return (
             set(self.global_tainted),
             set(self.tainted_classes),
@@ -190,8 +193,11 @@ class Analysis:
         self._settle(nodes, tainted)
         self.scope_tainted.setdefault(id(self.index.tree), set()).update(tainted)
         self.global_tainted |= tainted & self.module_names
-        for node in nodes:
-            self.checker.check(node, tainted)
+        self._record(self.index.tree, nodes, tainted)
+
+    def _record(self, scope: Scope, nodes: list[ast.AST], tainted: set[str]) -> None:
+        names = frozenset(tainted)
+        self.contexts.setdefault((id(scope), names), Context(scope, tuple(nodes), names))
 
     def analyse(self, function: Function, tainted_names: frozenset[str]) -> bool:
         """Analyse ``function`` with these names tainted; whether its result is tainted."""
@@ -204,14 +210,14 @@ class Analysis:
         if key in self._done or key in self._stack:
             return self.returns.get(key, False)
         if len(self._stack) >= MAX_CALL_DEPTH:
-            self.flag(
+            self.limits.flag(
                 function,
                 "depth",
                 "calls nest too deeply for the analysis to follow; instead, flatten the helpers",
             )
             return True
         if len(self._done) >= MAX_ANALYSES:
-            self.flag(
+            self.limits.flag(
                 function,
                 "size",
                 "the verifier is too large for the analysis to follow; "
@@ -231,8 +237,7 @@ class Analysis:
             self._export_free(function, tainted)
             self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
-            for node in nodes:
-                self.checker.check(node, tainted)
+            self._record(function, nodes, tainted)
             result = self._returns_tainted(function, nodes, tainted)
         finally:
             self._stack.pop()
@@ -395,11 +400,6 @@ class Analysis:
             elif function.args.kwarg is not None:
                 names.add(function.args.kwarg.arg)
         return frozenset(names)
-
-
-class _NoChecks:
-    def check(self, node: ast.AST, tainted: set[str]) -> None:
-        """Facts only: no findings."""
 
 
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
