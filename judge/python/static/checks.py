@@ -172,8 +172,7 @@ class Checker:
         if functions is not None or (
             isinstance(func, ast.Name) and a.resolver.own_class(func.id) is not None
         ):
-            a.call_tainted(node, tainted)  # follows the call into the verifier's own code
-            return
+            return  # the verifier's own code: followed by the facts (calls.py), its nodes checked
         for keyword in tainted_keywords:
             if keyword.arg is None:
                 self.findings.flag(
@@ -262,8 +261,7 @@ class Checker:
             cls = a.resolver.receiver_class(func.value, scope)
             assert cls is not None  # noqa: S101 -- just checked
             if a.resolver.method(cls, attr):
-                a.call_tainted(node, tainted)  # follows the call into the method
-                return
+                return  # an own method: followed by the facts (calls.py), its nodes checked
         elif attr in BUILTIN_METHODS and (
             a.plain.is_plain(func.value, scope)
             or (attr in MUTATORS and a.plain.is_builtin_container(func.value, scope))

@@ -54,9 +54,6 @@ class TaintFacts(Protocol):
         """The names of ``scope`` known tainted so far, its analysis in progress included (a
         dunder analysed from a comparison in it sees what its caller has found)."""
 
-    def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
-        """Whether the call's result is derived from the solution (follows own code)."""
-
     def analyse(self, function: Function, tainted_names: frozenset[str]) -> bool:
         """Analyse one of the verifier's own functions with these parameters tainted (a
         callback, a dunder reached by an operator); whether its result is tainted. A new

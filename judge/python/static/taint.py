@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from judge.python.static.calls import OwnCalls
 from judge.python.static.compare import Comparisons
 from judge.python.static.facts import Context
 from judge.python.static.findings import Findings
@@ -24,7 +25,6 @@ from judge.python.static.plain import Plainness
 from judge.python.static.propagate import Propagation
 from judge.python.static.rebuilt import Rebuilt
 from judge.python.static.resolve import Function, Resolver, class_members
-from judge.python.static.rules import CLASS_OF, LIBRARY_PARSERS, TAINT_SOURCES, is_sanitiser
 from judge.python.static.scope import (
     ModuleIndex,
     Scope,
@@ -71,6 +71,7 @@ class Analysis:
         self.module_names = set(index.bindings.get(id(index.tree), {})) | index.global_names
         self.propagation = Propagation(self)
         self.comparisons = Comparisons(self)
+        self.calls = OwnCalls(self)
         self.rebuilt = Rebuilt(index, self.is_tainted)
 
     # --- driver ---
@@ -191,6 +192,7 @@ class Analysis:
         tainted = set(self.global_tainted)
         nodes = self.nodes_of(self.index.tree)
         self._settle(nodes, tainted)
+        self.calls.follow(nodes, tainted)
         self.scope_tainted.setdefault(id(self.index.tree), set()).update(tainted)
         self.global_tainted |= tainted & self.module_names
         self._record(self.index.tree, nodes, tainted)
@@ -234,6 +236,7 @@ class Analysis:
             self._live[id(function)] = tainted
             nodes = self.nodes_of(function)
             self._settle(nodes, tainted)
+            self.calls.follow(nodes, tainted)
             self._export_free(function, tainted)
             self.scope_tainted.setdefault(id(function), set()).update(tainted)
             self.global_tainted |= tainted & self.module_names
@@ -320,86 +323,7 @@ class Analysis:
         )
 
     def call_tainted(self, node: ast.Call, tainted: set[str]) -> bool:
-        name = self.index.trusted_name(node.func)
-        if is_sanitiser(name) or name in LIBRARY_PARSERS:
-            return False
-        if self.index.maps_sanitiser(node) or self.index.numeric_array(node):
-            return False
-        if name in TAINT_SOURCES:
-            return True
-        if name == CLASS_OF and len(node.args) == 1 and not node.keywords:
-            # type(x) is x's class, which hands out what its attributes hold: nothing of the
-            # solution for a builtin or library class (a store into one is refused), the
-            # solution's data for an own class that holds it (``type(memo).last``). The
-            # analysis does not type every value: any own class holding it counts.
-            return bool(self.tainted_classes) and self.is_tainted(node.args[0], tainted)
-        scope = self.index.scope(node)
-        functions = self.resolver.functions(node.func)
-        if functions is not None:
-            return any(self.analyse(f, self.tainted_params(f, node, tainted, 0)) for f in functions)
-        if isinstance(node.func, ast.Name) and self.resolver.own_class(node.func.id) is not None:
-            return self.construct(self.resolver.own_class(node.func.id), node, tainted)
-        if isinstance(node.func, ast.Attribute):
-            receiver_tainted = self.is_tainted(node.func.value, tainted)
-            cls = self.resolver.receiver_class(node.func.value, scope)
-            if cls is not None:
-                return self.call_method(cls, node, tainted, receiver_tainted) or receiver_tainted
-        parts = [node.func, *node.args, *(k.value for k in node.keywords)]
-        return any(self.is_tainted(part, tainted) for part in parts)
-
-    def construct(self, cls: ast.ClassDef | None, node: ast.Call, tainted: set[str]) -> bool:
-        assert cls is not None  # noqa: S101 -- checked by the caller
-        arguments = [*node.args, *(k.value for k in node.keywords)]
-        if any(self.is_tainted(a, tainted) for a in arguments):
-            self.tainted_classes.update(c.name for c in self.resolver.subclasses(cls))
-            for name in ("__new__", "__init__", "__post_init__"):
-                for method in self.resolver.method(cls, name):
-                    self.analyse(method, frozenset(all_params_of(method)))
-        return cls.name in self.tainted_classes
-
-    def call_method(
-        self, cls: ast.ClassDef, node: ast.Call, tainted: set[str], receiver_tainted: bool
-    ) -> bool:
-        assert isinstance(node.func, ast.Attribute)  # noqa: S101 -- checked by the caller
-        result = False
-        for candidate in self.resolver.subclasses(cls):
-            for method in self.resolver.method(candidate, node.func.attr):
-                shift = 0 if self.resolver.is_static(method) else 1
-                names = set(self.tainted_params(method, node, tainted, shift))
-                if receiver_tainted and shift:
-                    names.update(params_of(method)[:1])
-                result |= self.analyse(method, frozenset(names))
-        return result
-
-    def tainted_params(
-        self, function: Function, node: ast.Call, tainted: set[str], shift: int
-    ) -> frozenset[str]:
-        params = params_of(function)
-        everything = frozenset(all_params_of(function))
-        names: set[str] = set()
-        for position, argument in enumerate(node.args):
-            if not self.is_tainted(argument, tainted):
-                continue
-            if isinstance(argument, ast.Starred) or any(
-                isinstance(a, ast.Starred) for a in node.args[:position]
-            ):
-                return everything
-            index = position + shift
-            if index < len(params):
-                names.add(params[index])
-            elif function.args.vararg is not None:
-                names.add(function.args.vararg.arg)
-        for keyword in node.keywords:
-            if not self.is_tainted(keyword.value, tainted):
-                continue
-            if keyword.arg is None:
-                return everything
-            known = {*params, *(a.arg for a in function.args.kwonlyargs)}
-            if keyword.arg in known:
-                names.add(keyword.arg)
-            elif function.args.kwarg is not None:
-                names.add(function.args.kwarg.arg)
-        return frozenset(names)
+        return self.calls.tainted(node, tainted)
 
 
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
