@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-import judge.python
 import market.tasks
+import verifiers.services.judging
 from judge.verdict import judge_error
 from market.models import Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import claim_solution, submit_solution
@@ -40,8 +40,10 @@ def test_wrong_solution_is_rejected_with_the_reason():
 
 @pytest.mark.django_db
 def test_judge_error_keeps_the_solution_pending_and_retries(monkeypatch):
-    # The judge's own seam: the sandbox could not start.
-    monkeypatch.setattr(judge.python, "judge_python", lambda job: judge_error("no sandbox"))
+    # The judge's own seam (as the apps' seam imports it): the sandbox could not start.
+    monkeypatch.setattr(
+        verifiers.services.judging, "judge_python", lambda job: judge_error("no sandbox")
+    )
     solution = SolutionFactory(text=RIGHT)
     with pytest.raises(market.tasks.JudgeUnavailable):
         market.tasks.judge_python_task.run(solution_id=solution.pk)

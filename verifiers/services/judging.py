@@ -3,9 +3,10 @@ and a text in, a :class:`~judge.verdict.Verdict` out.
 
 Solutions (``market.tasks``) and dry runs (``verifiers.tasks``) are both judged through
 :func:`judge_text`, in the judge workers only: the web process never calls it. The judge
-packages are imported lazily so that this module loads (and says clearly what is missing) on a
-server where a judge backend is not installed; the Python publishing check is pure Python and
-part of the judge package, so it is imported directly (its typed report is read as is).
+Lean backend is imported lazily so that this module loads (and says clearly what is missing)
+on a server without it. The Python judge and its publishing check are pure Python, part of
+this repository's ``judge`` package, so they are imported directly (the check's typed report
+is read as is; it never raises).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
+from judge.python import PythonJob, judge_python
 from judge.python.static import static_check as python_static_check
 from judge.verdict import Verdict, judge_error
 from verifiers.budgets import get_language_budget
@@ -89,10 +91,6 @@ def judge_text(
     except (KeyError, ValueError) as exc:
         return judge_error(f"no budget range for {draft.language!r} on this server ({exc})")
     if draft.language == Language.PYTHON:
-        try:
-            from judge.python import PythonJob, judge_python
-        except ImportError as exc:
-            return judge_error(f"the Python judge is not installed on this server ({exc})")
         return judge_python(
             PythonJob(
                 verifier_source=draft.source,
