@@ -235,9 +235,13 @@ class Plainness:
                     node.func.value, scope
                 )
             return self.index.trusted_name(node.func) in _CONTAINER_CALLS
-        if not isinstance(node, ast.Name) or node.id in self.index.global_names:
+        return isinstance(node, ast.Name) and self.name_is_builtin_container(node.id, scope)
+
+    def name_is_builtin_container(self, name: str, scope: Scope) -> bool:
+        """Every value bound to ``name`` in ``scope`` is a list/dict/set the verifier built."""
+        if name in self.index.global_names:
             return False
-        bindings = self.index.lookup(node.id, scope)
+        bindings = self.index.lookup(name, scope)
         if not bindings:
             return False
         return all(

@@ -73,7 +73,7 @@ class Propagation:
         tainted.update(
             name
             for name in self._alias_sources(root.id, scope, itself, set()) - {root.id}
-            if self.a.plain.is_builtin_container(ast.Name(id=name, ctx=ast.Load()), scope)
+            if self.a.plain.name_is_builtin_container(name, scope)
         )
 
     def _store_into_default(self, function: Function, name: str, *, itself: bool) -> None:
@@ -89,7 +89,7 @@ class Propagation:
         for source, source_itself in _sources(default, itself):
             names |= self._alias_sources(source, outer, source_itself, set())
         for alias in names:
-            if not self.a.plain.is_builtin_container(ast.Name(id=alias, ctx=ast.Load()), outer):
+            if not self.a.plain.name_is_builtin_container(alias, outer):
                 continue  # only a list/dict/set the verifier built (a library object stays foreign)
             if isinstance(outer, ast.Module):
                 self.a.global_tainted.add(alias)
