@@ -7,7 +7,9 @@ solution meets an operation that is not on the reviewed lists of ``rules.py`` (a
 sanitisers, pure propagators, the verifier's own code followed call by call). Dynamic features
 the analysis cannot follow (``eval``, ``pickle``, ``numpy.load``, ``lambdify``, frames,
 ``getattr`` with a computed name...) are refused wherever they appear. Sound beats complete:
-what the analysis cannot decide is refused, with the line and what to use instead.
+what the analysis cannot decide is refused, with the line and what to use instead. The taint
+analysis computes facts only (``taint.py``); the checks read the settled facts afterwards
+(``checks.py``), wired here by ``_taint_findings``.
 
 Since issue 25 the wall is at run time (the harness refuses any text becoming code that no
 programmer wrote); this check is the advice at publishing (it tells the author, with the
@@ -27,7 +29,7 @@ from judge.python.static.refused import scan_refused
 from judge.python.static.rules import ADVICE, SEE_BELOW
 from judge.python.static.scope import ModuleIndex
 from judge.python.static.shape import dynamic_import_errors, import_errors, verify_errors
-from judge.python.static.taint import MAX_ROUNDS, Analysis
+from judge.python.static.taint import Analysis
 
 logger = logging.getLogger(__name__)
 
@@ -113,10 +115,11 @@ def _taint_findings(index: ModuleIndex, verify: ast.FunctionDef) -> Findings:
     context against them. A check may ask for a context the facts did not reach (a callback
     the library calls with the solution, an own ``__contains__`` reached by ``in``); when that
     adds facts, the findings of that pass may rest on unsettled facts, so the facts are settled
-    again and every context checked again, until a pass of the checks adds nothing."""
+    again and every context checked again, until a pass of the checks adds nothing (the facts'
+    rounds are counted over all passes: ``taint.MAX_ROUNDS`` in all)."""
     analysis = Analysis(index)
-    for _ in range(MAX_ROUNDS):
-        analysis.run(verify)
+    while True:
+        settled = analysis.run(verify)  # False once its rounds are spent (a limit, refused)
         before = analysis.state()
         findings = Findings()
         checker = Checker(analysis, findings)
@@ -125,14 +128,7 @@ def _taint_findings(index: ModuleIndex, verify: ast.FunctionDef) -> Findings:
             for key in pending:  # a check may add contexts: check those too
                 checked.add(key)
                 checker.check_context(analysis.contexts[key])
-        if analysis.state() == before:
+        if not settled or analysis.state() == before:
             break
-    else:
-        analysis.limits.flag(
-            verify,
-            "analysis",
-            "the analysis did not settle; instead, simplify the data flow (fewer "
-            "module-level names and class attributes holding the solution)",
-        )
     findings.update(analysis.limits)
     return findings

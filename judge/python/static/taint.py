@@ -36,6 +36,10 @@ MAX_CALL_DEPTH = 24
 MAX_ROUNDS = 25
 # Distinct (function, tainted parameters) analyses per round: beyond it, refuse (too complex).
 MAX_ANALYSES = 4_000
+NOT_SETTLED = (
+    "the analysis did not settle; instead, simplify the data flow (fewer "
+    "module-level names and class attributes holding the solution)"
+)
 
 
 Key = tuple[int, frozenset[str], frozenset[str], frozenset[str]]
@@ -54,6 +58,7 @@ class Analysis:
         # The contexts of the last round (plus any a check asked for since), for the checks:
         # by function and settled tainted names (two calls that settle alike are one context).
         self.contexts: dict[tuple[int, frozenset[str]], Context] = {}
+        self._rounds_left = MAX_ROUNDS
         self.global_tainted: set[str] = set()
         self.tainted_classes: set[str] = set()
         # Every name found tainted in a function (any context), by id of the function: what a
@@ -75,9 +80,13 @@ class Analysis:
         self.rebuilt = Rebuilt(index, self.is_tainted)
 
     # --- driver ---
-    def run(self, verify: ast.FunctionDef) -> None:
+    def run(self, verify: ast.FunctionDef) -> bool:
+        """Settle the facts from ``verify`` (again, after a check added some); whether they
+        settled. The rounds are counted over every call: ``MAX_ROUNDS`` in all, as when the
+        checks ran inside the rounds."""
         sources = frozenset(params_of(verify)[:1] or all_params_of(verify))
-        for _ in range(MAX_ROUNDS):
+        while self._rounds_left > 0:
+            self._rounds_left -= 1
             before = self.state()
             self._done.clear()
             self.contexts.clear()
@@ -99,13 +108,9 @@ class Analysis:
                         self.analyse(function, frozenset(names))
             self._taint_classes_handing_out_state()
             if self.state() == before:
-                return
-        self.limits.flag(
-            verify,
-            "analysis",
-            "the analysis did not settle; instead, simplify the data flow (fewer "
-            "module-level names and class attributes holding the solution)",
-        )
+                return True
+        self.limits.flag(verify, "analysis", NOT_SETTLED)
+        return False
 
     def _taint_classes_handing_out_state(self) -> None:
         """A class whose own code hands out the solution's data with no tainted argument

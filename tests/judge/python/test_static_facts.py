@@ -94,3 +94,25 @@ def test_a_callback_that_a_check_follows_adds_facts_and_the_checks_run_again() -
 
     assert report.ok is False
     assert (9, "sympy.Matrix") in {(flow.line, flow.sink) for flow in report.injection_flows}
+
+
+def _relay(steps: int) -> str:
+    """The solution handed on through ``steps`` module-level names, each by a function defined
+    before the one that feeds it: the facts advance one name per round."""
+    names = "".join(f"A{i} = ''\n" for i in range(steps + 1))
+    relays = "".join(
+        f"def step{i}():\n    global A{i}\n    A{i} = A{i - 1}\n" for i in range(steps, 0, -1)
+    )
+    verify = "def verify(solution, rng):\n    global A0\n    A0 = solution\n"
+    verify += f"    return A{steps} == '4'\n"
+    return _src(names + relays + verify)
+
+
+def test_facts_that_take_more_rounds_than_the_budget_are_refused_as_unsettled() -> None:
+    settles = static_check(_relay(20))
+    too_long = static_check(_relay(30))
+
+    assert (settles.ok, settles.errors) == (True, ())
+    assert too_long.ok is False
+    assert [flow.sink for flow in too_long.injection_flows] == ["analysis"]
+    assert too_long.injection_flows[0].message.startswith("the analysis did not settle; instead")
