@@ -81,3 +81,36 @@ def test_a_python_check_that_breaks_refuses_the_draft_with_one_finding(monkeypat
     assert result.errors == (INTERNAL_ERROR,)
     assert result.solution_format == ""
     assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [AttributeError]
+
+
+def test_a_lean_check_that_breaks_refuses_the_draft_with_one_finding(monkeypatch, caplog):
+    def broken(source, project, **kwargs):
+        raise KeyError("a bug in the Lean check")
+
+    # The seam imports the check directly: patched where the seam looks it up.
+    from verifiers.services import judging
+
+    monkeypatch.setattr(judging, "lean_static_check", broken)
+    with caplog.at_level("ERROR", logger="verifiers.services.judging"):
+        result = check_draft(draft=lean("abbrev Spec : Prop := True\n"))
+
+    assert result.is_ok is False
+    assert result.errors == (
+        "internal error in the Lean static check: refused (the error is logged)",
+    )
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [KeyError]
+
+
+def test_a_lean_toolchain_probe_that_breaks_means_unavailable_with_why(monkeypatch, caplog):
+    from verifiers.services import judging
+
+    def broken(*args, **kwargs):
+        raise OSError("lean: permission denied")
+
+    monkeypatch.setattr(judging, "toolchain_status", broken)
+    with caplog.at_level("ERROR", logger="verifiers.services.judging"):
+        available, reason = judging.lean_toolchain_status()
+
+    assert available is False
+    assert reason == "the Lean toolchain probe failed: lean: permission denied"
+    assert [r.exc_info[0] for r in caplog.records if r.exc_info] == [OSError]

@@ -12,9 +12,12 @@ is read as is; it never raises).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from typing import TYPE_CHECKING
 
+from judge.lean import LeanJob, judge_lean, toolchain_status
+from judge.lean import static_check as lean_static_check
 from judge.python import PythonJob, judge_python
 from judge.python.static import static_check as python_static_check
 from judge.verdict import Verdict, judge_error
@@ -23,6 +26,8 @@ from verifiers.models import Language
 
 if TYPE_CHECKING:
     from verifiers.models import VerifierVersion
+
+logger = logging.getLogger(__name__)
 
 # A Lean verifier's solution format is its Spec: the declaration line(s) naming it.
 _LEAN_SPEC = re.compile(
@@ -65,19 +70,11 @@ class StaticResult:
 def lean_toolchain_status() -> tuple[bool, str]:
     """(available, reason) of the Lean toolchain on this server; never raises."""
     try:
-        from judge.lean import toolchain_status
-    except ImportError as exc:
-        return False, f"the Lean judge is not installed on this server ({exc})"
-    try:
         status = toolchain_status()
     except Exception as exc:  # the probe itself failing means "not available", with why
+        logger.exception("the Lean toolchain probe failed")
         return False, f"the Lean toolchain probe failed: {exc}"
-    available = getattr(status, "available", None)
-    if available is None:  # a plain (available, reason, versions) tuple
-        available, reason = bool(status[0]), str(status[1])
-    else:
-        reason = str(getattr(status, "reason", ""))
-    return bool(available), reason
+    return status.available, status.reason
 
 
 def judge_text(
@@ -104,8 +101,6 @@ def judge_text(
     available, reason = lean_toolchain_status()
     if not available:
         return judge_error(f"Lean judging is unavailable on this server: {reason}")
-    from judge.lean import LeanJob, judge_lean
-
     return judge_lean(
         LeanJob(
             verifier_source=draft.source,
@@ -126,27 +121,17 @@ def check_draft(*, draft: Draft) -> StaticResult:
         docstring = (report.docstring or "").strip()
         return StaticResult(report.ok and not report.errors, report.errors, docstring, ())
 
-    errors_list: list[str] = []
     try:
-        from judge.lean.allow import parse_allow_line
-
-        allow = parse_allow_line(draft.source)
-        errors_list.extend(allow.errors)
-        widened: tuple[str, ...] = allow.widened
-    except ImportError as exc:
-        errors_list.append(f"the Lean allow-line check is unavailable ({exc})")
-        widened = ()
-    try:
-        from judge.lean import static_check as lean_static_check
-    except ImportError as exc:
-        errors_list.append(f"the Lean static check is unavailable ({exc})")
-    else:
         report = lean_static_check(draft.source, draft.lean_project or "core")
-        for error in getattr(report, "errors", ()) or ():
-            if str(error) not in errors_list:
-                errors_list.append(str(error))
-        if not getattr(report, "ok", True) and not errors_list:
+    except Exception:  # documented never to raise; if it does, refuse (fail closed) and log
+        logger.exception("the Lean static check raised")
+        errors_list = ["internal error in the Lean static check: refused (the error is logged)"]
+        widened: tuple[str, ...] = ()
+    else:
+        errors_list = list(dict.fromkeys(str(error) for error in report.errors))
+        if not report.ok and not errors_list:
             errors_list.append("the Lean static check refused this verifier")
+        widened = report.widened_axioms
     solution_format = lean_spec_declaration(draft.source)
     if not solution_format:
         errors_list.append("no root-level `Spec` is defined (abbrev/def/structure Spec ...)")
