@@ -60,7 +60,7 @@ def static_check(source: str) -> StaticReport:
     exception is one "internal error, refused" finding and a log line)."""
     try:
         return _static_check(source)
-    except Exception:
+    except (Exception, SystemExit):  # SystemExit: a library's code run on the host may raise it
         logger.exception("the Python static check failed on a verifier (refused)")
         return _refusal(INTERNAL_ERROR)
 

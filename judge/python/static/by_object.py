@@ -25,7 +25,7 @@ import importlib
 import types
 from collections.abc import Callable
 
-from judge.python.imports import verifier_import_allowed
+from judge.python.imports import verifier_import_allowed, verifier_module_public
 from judge.python.static.resolve import Resolver
 from judge.python.static.scope import ModuleIndex, describe
 from judge.python.vocabulary import BY_NAME, LITERAL_ONLY, REFUSED, refused
@@ -59,12 +59,17 @@ def _import_path(name: str) -> object | None:
 
 @functools.lru_cache(maxsize=1024)
 def _module(name: str) -> types.ModuleType | None:
-    """The module ``name`` when a verifier may import it (never a refused one), else None."""
-    if not verifier_import_allowed(name) or refused(name) is not None:
+    """The module ``name`` when a verifier may import it (never a refused one, never one
+    that is not public: this import runs on the host), else None."""
+    if (
+        not verifier_import_allowed(name)
+        or not verifier_module_public(name)
+        or refused(name) is not None
+    ):
         return None
     try:
         return importlib.import_module(name)
-    except Exception:  # noqa: BLE001 -- not importable here: the path is judged as written
+    except (Exception, SystemExit):  # noqa: BLE001 -- not importable here: judged as written
         return None
 
 

@@ -7,6 +7,7 @@ Each attack is a one-line twin of an honest shape that publishes; the corpus cas
 
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
@@ -28,8 +29,10 @@ def test_a_module_reexported_by_a_library_is_judged_under_its_own_name() -> None
 
 
 def test_a_path_through_a_module_a_verifier_may_not_import_is_refused() -> None:
+    # The check no longer imports a private module for the verifier (below); scipy.stats
+    # loads this one, and the walk through loaded modules' attributes still resolves it.
     canonical, why = canonical_path(
-        "scipy._lib._docscrape.pydoc.locate", frozenset({"scipy._lib._docscrape"})
+        "scipy._lib._docscrape.pydoc.locate", frozenset({"scipy", "scipy.stats"})
     )
 
     assert canonical == "pydoc"
@@ -108,3 +111,28 @@ def test_the_honest_twins_publish() -> None:
     )
 
     assert (report.ok, report.errors) == (True, ())
+
+
+@pytest.mark.parametrize(
+    "module", ["numpy.f2py.__main__", "scipy._lib._docscrape", "sympy.core._print_helpers"]
+)
+def test_the_check_imports_no_script_or_private_module_on_the_host(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Red team 3: the check imported every module a verifier names, on the host, to resolve
+    # its paths; ``numpy.f2py.__main__`` ran f2py's command line in the web process (with its
+    # argv) and its SystemExit escaped static_check. A verifier imports public modules only.
+    monkeypatch.setattr(sys, "argv", ["worker", "-v"])
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    source = _src(
+        f"import numpy\nimport {module}\n"
+        "def verify(solution, rng):\n    return numpy.pi > int(solution)\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 3:") and "public modules only" in error for error in report.errors
+    ), report.errors
+    assert module not in sys.modules
