@@ -21,6 +21,7 @@ import ast
 import dataclasses
 import logging
 
+from judge.python.static import budget
 from judge.python.static.checks import Checker
 from judge.python.static.facts import InjectionFlow
 from judge.python.static.refused import scan_refused
@@ -80,6 +81,12 @@ def _static_check(source: str) -> StaticReport:
         return _check_tree(tree)
     except (RecursionError, MemoryError):
         return _refusal("the verifier is too deeply nested for the checks to analyse")
+    except budget.OverBudget:
+        return _refusal(
+            "the verifier is too large or too tangled for the publishing check to analyse "
+            f"within its budget ({budget.MAX_CPU_S:g} s of CPU); instead, split the work into "
+            "fewer, simpler functions that pass on fewer values"
+        )
 
 
 def _check_tree(tree: ast.Module) -> StaticReport:
