@@ -76,7 +76,9 @@ def _module(name: str) -> types.ModuleType | None:
 @functools.lru_cache(maxsize=4096)  # bounded: a long-lived web process checks many verifiers
 def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, str | None]:
     """(the canonical name of what ``dotted`` denotes if it differs from it, why it is
-    refused) for a path rooted at a module; (None, None) when it cannot be resolved here."""
+    refused) for a path rooted at a module; (None, None) when its root is not a module a
+    verifier may import (judged as written). A path through modules that stops at a name the
+    module does not have (yet) is refused: what it denotes at run time is not known here."""
     for name in sorted(imported):
         _module(name)
     parts = dotted.split(".")
@@ -90,8 +92,17 @@ def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, s
             break
         try:
             value = getattr(obj, attribute)
-        except Exception:  # noqa: BLE001 -- unresolved here: judged as written
-            return None, None
+        except Exception:  # noqa: BLE001 -- any failure to resolve: refused below
+            if refused(dotted) is not None:
+                return None, None  # refused by the vocabulary, with its own advice
+            # Fail closed (red team 3): a submodule that is loaded lazily (scipy._lib._docscrape
+            # once scipy.stats is imported, as it is in the sandbox's zygote) was "judged as
+            # written" here and resolved at run time, so pydoc.locate took the solution's name.
+            return None, (
+                f"{'.'.join(parts[: position + 1])} is not an attribute of the module "
+                f"{obj.__name__} when the verifier's imports are loaded (a module loaded later, "
+                "or a name that does not exist)"
+            )
         if isinstance(value, types.ModuleType):
             expected = f"{obj.__name__}.{attribute}"
             if value.__name__ != expected and (
@@ -99,7 +110,8 @@ def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, s
             ):
                 return value.__name__, (
                     f"{'.'.join(parts[: position + 1])} is the module {value.__name__}, which a "
-                    "verifier may not import"
+                    "verifier may not import (a module reached through another module's "
+                    "attribute is that module)"
                 )
             canonical = value.__name__
         else:
@@ -121,9 +133,8 @@ def path_names(index: ModuleIndex, node: ast.AST, name: str, flag: Flag) -> list
         flag(
             node,
             name,
-            f"{name}: {why} (a module reached through another module's attribute is that "
-            "module); instead, import an allowed module at the top of the file and name the "
-            "function there",
+            f"{name}: {why}; instead, import an allowed module at the top of the file and "
+            "name the function there",
         )
         return []
     return [canonical] if canonical is not None else []

@@ -443,10 +443,10 @@ def test_the_check_stops_at_its_cpu_budget_and_refuses(monkeypatch: pytest.Monke
     # Red team 3: this shape at 20 x 12 x 200 (79 kB) cost 40 s of CPU in the web process.
     monkeypatch.setattr(budget, "MAX_CPU_S", 0.5)
     source = _tangled_verifier(helpers=20, parameters=12, padding=200)
-    started = time.process_time()
+    started = time.thread_time()
 
     report = static_check(source)
 
-    assert time.process_time() - started < 3.0
+    assert time.thread_time() - started < 3.0
     assert report.ok is False
     assert any("within its budget" in error for error in report.errors), report.errors

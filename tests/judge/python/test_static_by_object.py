@@ -7,6 +7,7 @@ Each attack is a one-line twin of an honest shape that publishes; the corpus cas
 
 from __future__ import annotations
 
+import pathlib
 import sys
 import textwrap
 
@@ -136,3 +137,26 @@ def test_the_check_imports_no_script_or_private_module_on_the_host(
         error.startswith("line 3:") and "public modules only" in error for error in report.errors
     ), report.errors
     assert module not in sys.modules
+
+
+def test_a_path_the_host_cannot_resolve_yet_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 3: in a web process where scipy.stats was never imported, scipy._lib has no
+    # _docscrape yet; the path was "judged as written" and published, and in the sandbox
+    # (whose zygote imports scipy.stats) pydoc.locate took the solution's name: ACCEPTED.
+    import scipy._lib  # noqa: PLC0415 -- the module whose lazily loaded child is removed here
+
+    monkeypatch.delattr(scipy._lib, "_docscrape", raising=False)
+    monkeypatch.delitem(sys.modules, "scipy._lib._docscrape", raising=False)
+    canonical_path.cache_clear()
+    path = pathlib.Path(__file__).parents[2] / "redteam" / "publishing" / "by_name"
+    source = (path / "lazy_submodule_path_to_pydoc_locate.py").read_text()
+    try:
+        report = static_check(source)
+    finally:
+        canonical_path.cache_clear()
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 17:") and "is not an attribute of the module" in error
+        for error in report.errors
+    ), report.errors
