@@ -26,8 +26,9 @@ import types
 from collections.abc import Callable
 
 from judge.python.imports import verifier_import_allowed, verifier_module_public
+from judge.python.static.by_name import literal_texts
 from judge.python.static.resolve import Resolver
-from judge.python.static.scope import ModuleIndex, describe
+from judge.python.static.scope import ModuleIndex, describe, dotted
 from judge.python.vocabulary import BY_NAME, LITERAL_ONLY, REFUSED, refused
 
 Flag = Callable[[ast.AST, str, str], None]
@@ -181,3 +182,65 @@ def check_class_of(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
         "without its name, e.g. attrgetter); instead, name the library function you call, "
         "with literal arguments",
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def denotes_module(dotted: str, imported: frozenset[str]) -> bool:
+    """Whether the path ``dotted`` (rooted at an import) names a module on the host."""
+    for name in sorted(imported):
+        _module(name)
+    parts = dotted.split(".")
+    obj: object | None = _module(parts[0])
+    if obj is None:
+        return False
+    for attribute in parts[1:]:
+        try:
+            obj = getattr(obj, attribute)
+        except Exception:  # noqa: BLE001 -- unresolved: canonical_path refuses it
+            return False
+        if not isinstance(obj, types.ModuleType):
+            return False
+    return True
+
+
+def check_module_value(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
+    """A module is used only at the head of a dotted path written from its import (red team
+    3): held in a name (``L = scipy._lib``), passed on, stored, returned, or fetched with
+    ``getattr(scipy, "_lib")``, it hides the rest of the path from the checks above, and
+    ``L._docscrape.pydoc.locate`` took the solution's name in the sandbox."""
+    parent = index.parents.get(id(node))
+    if isinstance(node, ast.Call):
+        if index.trusted_name(node.func) != "getattr" or len(node.args) < 2 or node.keywords:
+            return
+        base, attribute = node.args[:2]
+        head = (dotted(base) or "").partition(".")[0]
+        # A computed name is refused by the by-name rule; these are the author's literals.
+        if head in index.aliases:
+            for text in literal_texts(index, attribute, index.scope(node), set()) or []:
+                _flag_module(index, node, f"{index.qualified(base)}.{text}", flag)
+        return
+    if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return  # the head of a longer path: judged as that path
+    if (
+        isinstance(parent, ast.Call)
+        and index.trusted_name(parent.func) in {"getattr", "hasattr"}
+        and parent.args[:1] == [node]
+    ):
+        return  # getattr(math, "gcd"): judged above by what it fetches
+    head = (dotted(node) or "").partition(".")[0]
+    if head in index.aliases:
+        _flag_module(index, node, index.qualified(node), flag)
+
+
+def _flag_module(index: ModuleIndex, node: ast.AST, name: str, flag: Flag) -> None:
+    if refused(name) is None and denotes_module(name, frozenset(index.modules)):
+        flag(
+            node,
+            f"module {name}",  # a refused module keeps the vocabulary's finding and advice
+            f"the module {name} is used as a value (bound to a name, passed on, stored or "
+            "fetched with getattr): a module is used only at the head of a dotted path, where "
+            "the check can tell what the path names; instead, import it by name (import "
+            f"{name} as short) or write the whole path",
+        )

@@ -160,3 +160,57 @@ def test_a_path_the_host_cannot_resolve_yet_is_refused(monkeypatch: pytest.Monke
         error.startswith("line 17:") and "is not an attribute of the module" in error
         for error in report.errors
     ), report.errors
+
+
+_NAME = 'name = "".join(c for s in solution for c in "abcdefghijklmnopqrstuvwxyz." if c == s)\n'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "L = scipy._lib\n    f = L._docscrape.pydoc.locate(name)",
+        "S = scipy\n    f = S._lib._docscrape.pydoc.locate(name)",
+        "L = getattr(scipy, '_lib')\n    f = L._docscrape.pydoc.locate(name)",
+        "LIB = '_lib'\n    f = getattr(scipy, LIB)._docscrape.pydoc.locate(name)",
+        "f = [scipy._lib][0]._docscrape.pydoc.locate(name)",
+        "f = (lambda: scipy._lib)()._docscrape.pydoc.locate(name)",
+        "f = max([scipy._lib], key=id)._docscrape.pydoc.locate(name)",
+    ],
+)
+def test_a_module_used_as_a_value_is_refused(line: str) -> None:
+    # Red team 3: the by-object and by-name rules read dotted paths written from an import; a
+    # module held in a name (or fetched, stored, returned) hid the rest of its path, and
+    # pydoc.locate took the solution's name in the sandbox (ACCEPTED; on main too).
+    source = _src(
+        f"import scipy\ndef verify(solution, rng):\n    {_NAME}    {line}\n"
+        "    return sorted(f(391)) == [17, 23]\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any("is used as a value" in error for error in report.errors), report.errors
+
+
+def test_modules_used_through_their_paths_and_getattr_of_a_function_publish() -> None:
+    source = _src(
+        """\
+        import math
+        import numpy
+        import numpy.linalg as la
+        from scipy import stats
+
+        GCD = "gcd"
+
+
+        def verify(solution, rng):
+            a, b = (int(part) for part in solution.split())
+            m = numpy.array([[a, 0], [0, b]], dtype=float)
+            ok = abs(la.det(m) - numpy.linalg.det(m)) < 1e-9 and stats.norm.cdf(0) == 0.5
+            return ok and getattr(math, GCD)(a, b) == 1 and hasattr(math, "lcm")
+        """
+    )
+
+    report = static_check(source)
+
+    assert (report.ok, report.errors) == (True, ())
