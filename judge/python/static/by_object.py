@@ -230,8 +230,10 @@ def check_module_value(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
     ):
         return  # getattr(math, "gcd"): judged above by what it fetches
     head = (dotted(node) or "").partition(".")[0]
-    if head in index.aliases:
-        _flag_module(index, node, index.qualified(node), flag)
+    star = bool(index.star_heads) and head not in index.binding_sites
+    if head in index.aliases or star:  # a bare name under star imports may be a module too
+        for name in index.candidates(node):
+            _flag_module(index, node, name, flag)
 
 
 def _flag_module(index: ModuleIndex, node: ast.AST, name: str, flag: Flag) -> None:

@@ -214,3 +214,18 @@ def test_modules_used_through_their_paths_and_getattr_of_a_function_publish() ->
     report = static_check(source)
 
     assert (report.ok, report.errors) == (True, ())
+
+
+def test_a_module_named_through_a_star_import_is_a_value_too() -> None:
+    source = _src(
+        f"from scipy import *\ndef verify(solution, rng):\n    {_NAME}    S = stats\n"
+        "    return sorted(S._distn_infrastructure.pydoc.locate(name)(391)) == [17, 23]\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 5:") and "the module scipy.stats is used as a value" in error
+        for error in report.errors
+    ), report.errors
