@@ -52,3 +52,13 @@ def verifier_import_allowed(name: str) -> bool:
     """Whether a verifier's own source may import ``name`` (dotted names by their top level)."""
     top = name.partition(".")[0]
     return top in VERIFIER_STDLIB or top in ALLOWED_THIRD_PARTY
+
+
+def verifier_module_public(name: str) -> bool:
+    """Whether every part of the dotted module name is a public identifier: a library's API,
+    not its scripts or internals. The publishing check imports a verifier's modules on the
+    host to resolve attribute paths by identity, and importing ``numpy.f2py.__main__`` runs
+    f2py's command line there (with the web process's ``sys.argv``, then ``SystemExit``)."""
+    if name == "__future__":
+        return True
+    return all(part.isidentifier() and not part.startswith("_") for part in name.split("."))

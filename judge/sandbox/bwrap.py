@@ -34,9 +34,11 @@ SANDBOX_ENV: dict[str, str] = {
 
 SANDBOX_DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 # /dev/random and /dev/urandom are not the host's nodes: a write open of those reached the
-# host's input pool. Each zygote gets a private, read-only file of random bytes under each
-# name instead (``--ro-bind-data``): reads work (the libraries draw from getrandom anyway),
-# write opens fail with EROFS, and nothing is shared with another zygote or the host.
+# host's input pool. Each zygote gets a private, read-only file under each name instead
+# (``--ro-bind-data``): reads work (the libraries draw from getrandom anyway), write opens
+# fail with EROFS, and nothing is shared with the host. The bytes are a fixed SHA-256 stream,
+# the same in every zygote, so a verdict that reads them is reproducible from its seed
+# (``zygote._entropy_bytes``).
 ENTROPY_DEVICES = ("/dev/random", "/dev/urandom")
 ENTROPY_BYTES = 256 * 1024
 

@@ -23,6 +23,7 @@ import ast
 import dataclasses
 import logging
 
+from judge.python.static import budget
 from judge.python.static.checks import Checker
 from judge.python.static.findings import Findings, InjectionFlow
 from judge.python.static.refused import scan_refused
@@ -62,7 +63,7 @@ def static_check(source: str) -> StaticReport:
     exception is one "internal error, refused" finding and a log line)."""
     try:
         return _static_check(source)
-    except Exception:
+    except (Exception, SystemExit):  # SystemExit: a library's code run on the host may raise it
         logger.exception("the Python static check failed on a verifier (refused)")
         return _refusal(INTERNAL_ERROR)
 
@@ -82,6 +83,12 @@ def _static_check(source: str) -> StaticReport:
         return _check_tree(tree)
     except (RecursionError, MemoryError):
         return _refusal("the verifier is too deeply nested for the checks to analyse")
+    except budget.OverBudget:
+        return _refusal(
+            "the verifier is too large or too tangled for the publishing check to analyse "
+            f"within its budget ({budget.MAX_CPU_S:g} s of CPU); instead, split the work into "
+            "fewer, simpler functions that pass on fewer values"
+        )
 
 
 def _check_tree(tree: ast.Module) -> StaticReport:

@@ -25,9 +25,10 @@ import importlib
 import types
 from collections.abc import Callable
 
-from judge.python.imports import verifier_import_allowed
+from judge.python.imports import verifier_import_allowed, verifier_module_public
+from judge.python.static.by_name import literal_texts
 from judge.python.static.resolve import Resolver
-from judge.python.static.scope import ModuleIndex, describe
+from judge.python.static.scope import ModuleIndex, describe, dotted
 from judge.python.vocabulary import BY_NAME, LITERAL_ONLY, REFUSED, refused
 
 Flag = Callable[[ast.AST, str, str], None]
@@ -59,19 +60,26 @@ def _import_path(name: str) -> object | None:
 
 @functools.lru_cache(maxsize=1024)
 def _module(name: str) -> types.ModuleType | None:
-    """The module ``name`` when a verifier may import it (never a refused one), else None."""
-    if not verifier_import_allowed(name) or refused(name) is not None:
+    """The module ``name`` when a verifier may import it (never a refused one, never one
+    that is not public: this import runs on the host), else None."""
+    if (
+        not verifier_import_allowed(name)
+        or not verifier_module_public(name)
+        or refused(name) is not None
+    ):
         return None
     try:
         return importlib.import_module(name)
-    except Exception:  # noqa: BLE001 -- not importable here: the path is judged as written
+    except (Exception, SystemExit):  # noqa: BLE001 -- not importable here: judged as written
         return None
 
 
 @functools.lru_cache(maxsize=4096)  # bounded: a long-lived web process checks many verifiers
 def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, str | None]:
     """(the canonical name of what ``dotted`` denotes if it differs from it, why it is
-    refused) for a path rooted at a module; (None, None) when it cannot be resolved here."""
+    refused) for a path rooted at a module; (None, None) when its root is not a module a
+    verifier may import (judged as written). A path through modules that stops at a name the
+    module does not have (yet) is refused: what it denotes at run time is not known here."""
     for name in sorted(imported):
         _module(name)
     parts = dotted.split(".")
@@ -85,8 +93,17 @@ def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, s
             break
         try:
             value = getattr(obj, attribute)
-        except Exception:  # noqa: BLE001 -- unresolved here: judged as written
-            return None, None
+        except Exception:  # noqa: BLE001 -- any failure to resolve: refused below
+            if refused(dotted) is not None:
+                return None, None  # refused by the vocabulary, with its own advice
+            # Fail closed (red team 3): a submodule that is loaded lazily (scipy._lib._docscrape
+            # once scipy.stats is imported, as it is in the sandbox's zygote) was "judged as
+            # written" here and resolved at run time, so pydoc.locate took the solution's name.
+            return None, (
+                f"{'.'.join(parts[: position + 1])} is not an attribute of the module "
+                f"{obj.__name__} when the verifier's imports are loaded (a module loaded later, "
+                "or a name that does not exist)"
+            )
         if isinstance(value, types.ModuleType):
             expected = f"{obj.__name__}.{attribute}"
             if value.__name__ != expected and (
@@ -94,7 +111,8 @@ def canonical_path(dotted: str, imported: frozenset[str]) -> tuple[str | None, s
             ):
                 return value.__name__, (
                     f"{'.'.join(parts[: position + 1])} is the module {value.__name__}, which a "
-                    "verifier may not import"
+                    "verifier may not import (a module reached through another module's "
+                    "attribute is that module)"
                 )
             canonical = value.__name__
         else:
@@ -116,9 +134,8 @@ def path_names(index: ModuleIndex, node: ast.AST, name: str, flag: Flag) -> list
         flag(
             node,
             name,
-            f"{name}: {why} (a module reached through another module's attribute is that "
-            "module); instead, import an allowed module at the top of the file and name the "
-            "function there",
+            f"{name}: {why}; instead, import an allowed module at the top of the file and "
+            "name the function there",
         )
         return []
     return [canonical] if canonical is not None else []
@@ -165,3 +182,67 @@ def check_class_of(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
         "without its name, e.g. attrgetter); instead, name the library function you call, "
         "with literal arguments",
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def denotes_module(dotted: str, imported: frozenset[str]) -> bool:
+    """Whether the path ``dotted`` (rooted at an import) names a module on the host."""
+    for name in sorted(imported):
+        _module(name)
+    parts = dotted.split(".")
+    obj: object | None = _module(parts[0])
+    if obj is None:
+        return False
+    for attribute in parts[1:]:
+        try:
+            obj = getattr(obj, attribute)
+        except Exception:  # noqa: BLE001 -- unresolved: canonical_path refuses it
+            return False
+        if not isinstance(obj, types.ModuleType):
+            return False
+    return True
+
+
+def check_module_value(index: ModuleIndex, node: ast.AST, flag: Flag) -> None:
+    """A module is used only at the head of a dotted path written from its import (red team
+    3): held in a name (``L = scipy._lib``), passed on, stored, returned, or fetched with
+    ``getattr(scipy, "_lib")``, it hides the rest of the path from the checks above, and
+    ``L._docscrape.pydoc.locate`` took the solution's name in the sandbox."""
+    parent = index.parents.get(id(node))
+    if isinstance(node, ast.Call):
+        if index.trusted_name(node.func) != "getattr" or len(node.args) < 2 or node.keywords:
+            return
+        base, attribute = node.args[:2]
+        head = (dotted(base) or "").partition(".")[0]
+        # A computed name is refused by the by-name rule; these are the author's literals.
+        if head in index.aliases:
+            for text in literal_texts(index, attribute, index.scope(node), set()) or []:
+                _flag_module(index, node, f"{index.qualified(base)}.{text}", flag)
+        return
+    if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        return  # the head of a longer path: judged as that path
+    if (
+        isinstance(parent, ast.Call)
+        and index.trusted_name(parent.func) in {"getattr", "hasattr"}
+        and parent.args[:1] == [node]
+    ):
+        return  # getattr(math, "gcd"): judged above by what it fetches
+    head = (dotted(node) or "").partition(".")[0]
+    star = bool(index.star_heads) and head not in index.binding_sites
+    if head in index.aliases or star:  # a bare name under star imports may be a module too
+        for name in index.candidates(node):
+            _flag_module(index, node, name, flag)
+
+
+def _flag_module(index: ModuleIndex, node: ast.AST, name: str, flag: Flag) -> None:
+    if refused(name) is None and denotes_module(name, frozenset(index.modules)):
+        flag(
+            node,
+            f"module {name}",  # a refused module keeps the vocabulary's finding and advice
+            f"the module {name} is used as a value (bound to a name, passed on, stored or "
+            "fetched with getattr): a module is used only at the head of a dotted path, where "
+            "the check can tell what the path names; instead, import it by name (import "
+            f"{name} as short) or write the whole path",
+        )

@@ -46,6 +46,7 @@ class Plainness:
         self.own = OwnFunctions(index, self)
 
     def is_plain(self, node: ast.AST, scope: Scope) -> bool:  # noqa: C901 -- one case per node
+        self.index.budget.check()
         if isinstance(node, ast.Constant | ast.JoinedStr):
             return True
         if isinstance(node, ast.List | ast.Tuple | ast.Set):

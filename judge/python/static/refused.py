@@ -12,7 +12,7 @@ import ast
 from collections.abc import Callable
 
 from judge.python.static.by_name import check_format_method, check_resolver_call
-from judge.python.static.by_object import check_class_of, path_names
+from judge.python.static.by_object import check_class_of, check_module_value, path_names
 from judge.python.static.resolve import Resolver
 from judge.python.static.scope import ModuleIndex
 from judge.python.static.stores import check_store
@@ -69,6 +69,7 @@ def scan_refused(index: ModuleIndex, flag: Flag) -> None:
     for node in ast.walk(index.tree):
         check_store(index, resolver, node, flag)
         check_class_of(index, node, flag)
+        check_module_value(index, node, flag)
         if not isinstance(node, ast.Name | ast.Attribute) or not isinstance(node.ctx, ast.Load):
             continue
         parent = index.parents.get(id(node))

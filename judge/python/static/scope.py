@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from judge.python.static.budget import Budget
 from judge.python.static.rules import BUILTIN_NAMES, MUTATORS, SANITISERS
 
 Scope = ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -69,8 +70,11 @@ NUMERIC_DTYPE_NAMES = frozenset(
 class ModuleIndex:
     """Imports, definitions and bindings of one verifier module (no execution)."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, budget: Budget | None = None) -> None:
         self.tree = tree
+        # The CPU budget of the check, read by the parts that follow calls and ask questions
+        # of the whole module (taint, plainness): past it, the check refuses (budget.py).
+        self.budget = budget or Budget()
         self.parents: dict[int, ast.AST] = {}
         self.scope_of: dict[int, Scope] = {}
         self.aliases: dict[str, str] = {}  # local name -> fully qualified name

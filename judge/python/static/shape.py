@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from judge.python.imports import ALLOWED_THIRD_PARTY, verifier_import_allowed
+from judge.python.imports import (
+    ALLOWED_THIRD_PARTY,
+    verifier_import_allowed,
+    verifier_module_public,
+)
 
 
 def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
@@ -34,6 +38,13 @@ def import_errors(tree: ast.Module) -> tuple[list[str], list[str]]:
                     f"line {node.lineno}: import of {name!r} is not allowed in a verifier; "
                     f"instead, use the computation modules of the standard library (math, "
                     f"fractions, itertools, re, json...: see the verifier guide) and {allowed}"
+                )
+            elif not verifier_module_public(name):
+                errors.append(
+                    f"line {node.lineno}: import of {name!r} is not allowed in a verifier: a "
+                    "verifier imports a library's public modules only (no part of the name "
+                    "starts with '_'); instead, import the public module that exports the "
+                    "function (sympy, scipy.stats, numpy.linalg...)"
                 )
     return modules, errors
 

@@ -216,6 +216,7 @@ class Analysis:
         )
         if key in self._done or key in self._stack:
             return self.returns.get(key, False)
+        self.index.budget.check()
         if len(self._stack) >= MAX_CALL_DEPTH:
             self.limits.flag(
                 function,
@@ -274,6 +275,7 @@ class Analysis:
 
     # --- taint of an expression ---
     def is_tainted(self, node: ast.AST, tainted: set[str]) -> bool:  # noqa: C901 -- per node kind
+        self.index.budget.check()
         if isinstance(node, REBUILT_NODES) and self.rebuilt.rebuilds(node, tainted):
             return True  # chr(ord(s)): text rebuilt from the solution's numbers (rebuilt.py)
         if isinstance(node, ast.Name):

@@ -224,3 +224,33 @@ def test_more_unseeded_generators_follow_the_seed_in_two_fresh_zygotes(
 
     assert same == digest(second, 31)
     assert same != digest(first, 32)
+
+
+# Red team 3: /dev/urandom and /dev/random inside the sandbox were fresh random bytes per
+# zygote, so a verifier that reads them (`open` is a builtin; it publishes) gave a different
+# detail for the same seed in two fresh zygotes.
+ENTROPY_FILES = """
+def verify(solution, rng_):
+    values = []
+    for device in ("/dev/urandom", "/dev/random"):
+        with open(device, "rb") as handle:
+            handle.seek(int(solution))
+            values.append(handle.read(8).hex())
+    raise ValueError(repr(values))
+"""
+
+
+def test_reading_the_entropy_devices_is_reproducible_in_two_fresh_zygotes(
+    two_fresh_judges: tuple[PythonJudge, PythonJudge],
+) -> None:
+    first, second = two_fresh_judges
+
+    def read(judge: PythonJudge, offset: int) -> str:
+        verdict = judge.judge(PythonJob(ENTROPY_FILES, str(offset), seed=5, time_limit_s=10))
+        assert verdict.detail.startswith("ValueError: ["), verdict.detail
+        return verdict.detail
+
+    same = read(first, 0)
+
+    assert same == read(second, 0)
+    assert read(first, 4096) == read(second, 4096) != same

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+import time
 
 import pytest
 
 import formalmarket_verify.parse
 from judge.python import static_check
+from judge.python.static import budget
 
 GOOD = '''
 """One line: the integer 42."""
@@ -414,3 +416,37 @@ def test_the_library_parser_is_not_trusted_when_its_name_is_bound_again() -> Non
 
     assert trusted.errors == ()
     assert "sympy.simplify" in {flow.sink for flow in shadowed.injection_flows}
+
+
+def _tangled_verifier(helpers: int, parameters: int, padding: int) -> str:
+    """Red team 3: helpers that pass every parameter on, shifted, in two taint patterns."""
+    names = ", ".join(f"p{i}" for i in range(parameters))
+    shifted = ", ".join(f"p{i}" for i in range(parameters - 1))
+    lines = ['"""Solution: text."""']
+    for level in range(helpers):
+        lines.append(f"def f{level}({names}):")
+        lines += [f"    q{j} = p{j % parameters} + p{(j + 1) % parameters}" for j in range(padding)]
+        if level + 1 < helpers:
+            lines += [
+                f"    a = f{level + 1}(p0, {shifted})",
+                f"    b = f{level + 1}('', {shifted})",
+                "    return a + b",
+            ]
+        else:
+            lines.append("    return p0")
+    blanks = ", ".join(["''"] * (parameters - 1))
+    lines += ["def verify(solution, rng):", f"    return f0(solution, {blanks}) == 'x'", ""]
+    return "\n".join(lines)
+
+
+def test_the_check_stops_at_its_cpu_budget_and_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 3: this shape at 20 x 12 x 200 (79 kB) cost 40 s of CPU in the web process.
+    monkeypatch.setattr(budget, "MAX_CPU_S", 0.5)
+    source = _tangled_verifier(helpers=20, parameters=12, padding=200)
+    started = time.thread_time()
+
+    report = static_check(source)
+
+    assert time.thread_time() - started < 3.0
+    assert report.ok is False
+    assert any("within its budget" in error for error in report.errors), report.errors

@@ -7,6 +7,8 @@ Each attack is a one-line twin of an honest shape that publishes; the corpus cas
 
 from __future__ import annotations
 
+import pathlib
+import sys
 import textwrap
 
 import pytest
@@ -28,8 +30,10 @@ def test_a_module_reexported_by_a_library_is_judged_under_its_own_name() -> None
 
 
 def test_a_path_through_a_module_a_verifier_may_not_import_is_refused() -> None:
+    # The check no longer imports a private module for the verifier (below); scipy.stats
+    # loads this one, and the walk through loaded modules' attributes still resolves it.
     canonical, why = canonical_path(
-        "scipy._lib._docscrape.pydoc.locate", frozenset({"scipy._lib._docscrape"})
+        "scipy._lib._docscrape.pydoc.locate", frozenset({"scipy", "scipy.stats"})
     )
 
     assert canonical == "pydoc"
@@ -108,3 +112,120 @@ def test_the_honest_twins_publish() -> None:
     )
 
     assert (report.ok, report.errors) == (True, ())
+
+
+@pytest.mark.parametrize(
+    "module", ["numpy.f2py.__main__", "scipy._lib._docscrape", "sympy.core._print_helpers"]
+)
+def test_the_check_imports_no_script_or_private_module_on_the_host(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Red team 3: the check imported every module a verifier names, on the host, to resolve
+    # its paths; ``numpy.f2py.__main__`` ran f2py's command line in the web process (with its
+    # argv) and its SystemExit escaped static_check. A verifier imports public modules only.
+    monkeypatch.setattr(sys, "argv", ["worker", "-v"])
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    source = _src(
+        f"import numpy\nimport {module}\n"
+        "def verify(solution, rng):\n    return numpy.pi > int(solution)\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 3:") and "public modules only" in error for error in report.errors
+    ), report.errors
+    assert module not in sys.modules
+
+
+def test_a_path_the_host_cannot_resolve_yet_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Red team 3: in a web process where scipy.stats was never imported, scipy._lib has no
+    # _docscrape yet; the path was "judged as written" and published, and in the sandbox
+    # (whose zygote imports scipy.stats) pydoc.locate took the solution's name: ACCEPTED.
+    import scipy._lib  # noqa: PLC0415 -- the module whose lazily loaded child is removed here
+
+    monkeypatch.delattr(scipy._lib, "_docscrape", raising=False)
+    monkeypatch.delitem(sys.modules, "scipy._lib._docscrape", raising=False)
+    canonical_path.cache_clear()
+    path = pathlib.Path(__file__).parents[2] / "redteam" / "publishing" / "by_name"
+    source = (path / "lazy_submodule_path_to_pydoc_locate.py").read_text()
+    try:
+        report = static_check(source)
+    finally:
+        canonical_path.cache_clear()
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 17:") and "is not an attribute of the module" in error
+        for error in report.errors
+    ), report.errors
+
+
+_NAME = 'name = "".join(c for s in solution for c in "abcdefghijklmnopqrstuvwxyz." if c == s)\n'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "L = scipy._lib\n    f = L._docscrape.pydoc.locate(name)",
+        "S = scipy\n    f = S._lib._docscrape.pydoc.locate(name)",
+        "L = getattr(scipy, '_lib')\n    f = L._docscrape.pydoc.locate(name)",
+        "LIB = '_lib'\n    f = getattr(scipy, LIB)._docscrape.pydoc.locate(name)",
+        "f = [scipy._lib][0]._docscrape.pydoc.locate(name)",
+        "f = (lambda: scipy._lib)()._docscrape.pydoc.locate(name)",
+        "f = max([scipy._lib], key=id)._docscrape.pydoc.locate(name)",
+    ],
+)
+def test_a_module_used_as_a_value_is_refused(line: str) -> None:
+    # Red team 3: the by-object and by-name rules read dotted paths written from an import; a
+    # module held in a name (or fetched, stored, returned) hid the rest of its path, and
+    # pydoc.locate took the solution's name in the sandbox (ACCEPTED; on main too).
+    source = _src(
+        f"import scipy\ndef verify(solution, rng):\n    {_NAME}    {line}\n"
+        "    return sorted(f(391)) == [17, 23]\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any("is used as a value" in error for error in report.errors), report.errors
+
+
+def test_modules_used_through_their_paths_and_getattr_of_a_function_publish() -> None:
+    source = _src(
+        """\
+        import math
+        import numpy
+        import numpy.linalg as la
+        from scipy import stats
+
+        GCD = "gcd"
+
+
+        def verify(solution, rng):
+            a, b = (int(part) for part in solution.split())
+            m = numpy.array([[a, 0], [0, b]], dtype=float)
+            ok = abs(la.det(m) - numpy.linalg.det(m)) < 1e-9 and stats.norm.cdf(0) == 0.5
+            return ok and getattr(math, GCD)(a, b) == 1 and hasattr(math, "lcm")
+        """
+    )
+
+    report = static_check(source)
+
+    assert (report.ok, report.errors) == (True, ())
+
+
+def test_a_module_named_through_a_star_import_is_a_value_too() -> None:
+    source = _src(
+        f"from scipy import *\ndef verify(solution, rng):\n    {_NAME}    S = stats\n"
+        "    return sorted(S._distn_infrastructure.pydoc.locate(name)(391)) == [17, 23]\n"
+    )
+
+    report = static_check(source)
+
+    assert report.ok is False
+    assert any(
+        error.startswith("line 5:") and "the module scipy.stats is used as a value" in error
+        for error in report.errors
+    ), report.errors
