@@ -84,7 +84,7 @@ def _synchronous(service):
             refusal = orders._refusal(exc, price)
             if refusal is None:
                 raise
-            if isinstance(refusal, orders._Replay):
+            if isinstance(refusal, orders.Replay):
                 return refusal
             raise refusal from None
 
