@@ -356,13 +356,14 @@ def count_refusals(world) -> dict[str, int]:
     """Round trips of the deployed engine's answers that are not a new order (issue 29, §4).
 
     ``replay``: the same client order id placed again (answered with the first order);
+    ``reused_client_order_id``: that id for another order (``market:client-order-id-reused``);
     ``refused_bid``: a bid its owner cannot pay for (``market:insufficient-funds``);
     ``refused_cancel``: a cancel of an order already cancelled (``market:order-not-open``).
     Each answer waits for a WAL flush (docs/market.md, "Commit and answer").
     """
     from django.contrib.auth import get_user_model
 
-    from market.exceptions import InsufficientFunds, OrderNotOpen
+    from market.exceptions import ClientOrderIdReused, InsufficientFunds, OrderNotOpen
     from market.money import Currency, Money
     from market.services.orders import cancel_order, place_bid
 
@@ -384,7 +385,18 @@ def count_refusals(world) -> dict[str, int]:
         raise RuntimeError("a replay answered with another order")
     counts = {"replay": replay}
     cancel_order(user=maker, order_id=first.pk)
+
+    def reuse():
+        return place_bid(
+            buyer=maker,
+            problem=problem,
+            price=Money(1_101, Currency.DEMO),
+            quantity=1,
+            client_order_id=f"replay-{maker.pk}-1100",
+        )
+
     for kind, call, error in (
+        ("reused_client_order_id", reuse, ClientOrderIdReused),
         ("refused_bid", lambda: bid(poor, 1_000), InsufficientFunds),
         ("refused_cancel", lambda: cancel_order(user=maker, order_id=first.pk), OrderNotOpen),
     ):

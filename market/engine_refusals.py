@@ -10,9 +10,10 @@ never an unhandled exception (a 500): tests/market/test_engine_refusals.py reads
 ERRCODE the migrated database's routines can raise from ``pg_proc`` and checks that each is
 in the table and maps to an error of the API.
 
-``FM011`` (replay) is not an error: the owner already used the client order id for another
-order, or at the same moment, and the caller compares the two orders (:class:`Replay`). A
-retry of the same order is no refusal at all: the function returns that order's row.
+``FM011`` (replay) is not an error: the owner placed this client order id at the same moment
+(found under the book's lock or at the INSERT), and the caller compares the two orders
+(:class:`Replay`). A retry of the same order found before is no refusal at all: the function
+returns that order's row; a client order id used for another order is ``FM014``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ from market.exceptions import (
 )
 from market.money import Money, format_minor
 from market.payments.exceptions import UsdDisabled
-from market.services.order_checks import ask_already_open, check_ask_solution
+from market.services.order_checks import (
+    ask_already_open,
+    check_ask_solution,
+    client_order_id_reused,
+)
 
 # The class of SQLSTATEs the engine raises (custom: no PostgreSQL class starts with F).
 SQLSTATE_CLASS = "FM"
@@ -141,6 +146,7 @@ REFUSALS: dict[str, Refusal] = {
     "FM009": Refusal("currency-mismatch", _currency_mismatch),
     "FM010": Refusal("insufficient-funds", _insufficient_funds),
     "FM012": Refusal("invalid-order", _invalid_order),
+    "FM014": Refusal("client-order-id-reused", lambda detail, price: client_order_id_reused()),
     # The server's own settings are out of the engine's bounds: not the user's fault.
     "FM013": Refusal(
         "engine-misconfigured",

@@ -1,8 +1,9 @@
 -- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
 -- left. Returns the order's row. When the owner already used p_client_order_id for this very
 -- order, it returns that order's row with o_replay true, before taking the book's lock and
--- writing nothing; for another order (or one placed concurrently) it refuses with
--- formalmarket:replay and that order's id (the caller compares the two orders). An
+-- writing nothing; for another order it refuses (FM014); for one placed concurrently it
+-- refuses with formalmarket:replay and that order's id (the caller compares the two
+-- orders). An
 -- ask on a solution that already has an open ask is refused ('formalmarket:ask-already-open',
 -- migration 0015; the partial unique index order_one_open_ask_per_solution backs it).
 -- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
@@ -103,8 +104,8 @@ BEGIN
     o_replay := false;
     -- The client order id already used for this very order (a retry): its row, without the
     -- book's lock and with nothing written. Final: an order is never deleted and
-    -- (owner_id, client_order_id) is unique. Another order with that id is answered in
-    -- step 2, under the lock, as before.
+    -- (owner_id, client_order_id) is unique. Another order with that id is refused in
+    -- step 2, under the lock, after the checks that came before it.
     IF p_client_order_id IS NOT NULL THEN
         SELECT o.id, o.remaining, o.status, o.created_at, o.closed_at, p.is_demo INTO v_replayed
         FROM market_order o JOIN market_problem p ON p.id = o.problem_id
@@ -137,13 +138,24 @@ BEGIN
     END IF;
     v_now := clock_timestamp();  -- the placement's instant: once its book is ours
     -- 2. A client order id already used: the unique constraint and the lock make this final
-    --    for this problem (another problem's concurrent use is caught at the INSERT).
+    --    for this problem (another problem's concurrent use is caught at the INSERT). Used
+    --    for another order: refused. For this very order (placed since step 0 looked):
+    --    'formalmarket:replay', and the caller reads the order.
     IF p_client_order_id IS NOT NULL THEN
-        SELECT o.id INTO o_id FROM market_order o
+        SELECT o.id,
+               (o.problem_id = p_problem AND o.side = p_side AND o.price_minor = p_price
+                AND o.currency = p_currency AND o.quantity = p_quantity
+                AND o.solution_id IS NOT DISTINCT FROM p_solution) AS same
+        INTO v_replayed
+        FROM market_order o
         WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id;
+        IF FOUND AND NOT v_replayed.same THEN
+            RAISE EXCEPTION 'formalmarket:client-order-id-reused' USING ERRCODE = 'FM014',
+                DETAIL = json_build_object('order_id', v_replayed.id)::text;
+        END IF;
         IF FOUND THEN
             RAISE EXCEPTION 'formalmarket:replay' USING ERRCODE = 'FM011',
-                DETAIL = json_build_object('order_id', o_id)::text;
+                DETAIL = json_build_object('order_id', v_replayed.id)::text;
         END IF;
     END IF;
     -- 3. Preconditions.

@@ -19,7 +19,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from market.engine_sql import file_definitions
-from market.exceptions import InsufficientFunds, OrderNotOpen
+from market.exceptions import ClientOrderIdReused, InsufficientFunds, OrderNotOpen
 from market.models import Order, OrderStatus, Trade
 from market.money import Currency
 from market.services.orders import _ENGINE_SQL, DEBT_CURRENCY, cancel_order, place_ask, place_bid
@@ -283,6 +283,13 @@ def test_a_retried_placement_is_answered_with_its_order_in_one_round_trip():
         "SELECT %s::pg_lsn > %s::pg_lsn, %s::pg_lsn >= %s::pg_lsn",
         [written, written_before, flushed, written],
     ) == (True, True)
+    # The id used for another order: refused by the function itself, one statement too.
+    with CaptureQueriesContext(connection) as captured, pytest.raises(ClientOrderIdReused):
+        place_bid(
+            buyer=buyer, problem=market.problem, price=demo(301), quantity=2, client_order_id="r-1"
+        )
+    assert len(captured.captured_queries) == 1, captured.captured_queries
+    assert Order.objects.filter(owner=buyer).count() == 1
     assert_market_invariants()
 
 

@@ -40,6 +40,7 @@ DETAILS = {
     "FM010": {"needed": 500, "available": 120},
     "FM012": {"field": "quantity", "max": 10000},
     "FM013": {"setting": "MARKET_FEE_BPS"},
+    "FM014": {"order_id": 7},
 }
 # The HTTP status of each code's error (docs/market.md, "Services"), and its code.
 ANSWERS = {
@@ -55,6 +56,7 @@ ANSWERS = {
     "FM010": (402, "market:insufficient-funds"),
     "FM012": (400, "market:invalid-order"),
     "FM013": (503, "market:engine-misconfigured"),
+    "FM014": (422, "market:client-order-id-reused"),
 }
 # The server's fault, not the user's: its own settings out of the engine's bounds.
 PLATFORM = {"FM013"}
