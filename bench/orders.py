@@ -21,7 +21,7 @@ Then, on the largest book and on 8 books, 8 client processes place orders concur
 round trips of each kind of placement (statements counted with Django's execute wrapper,
 plus BEGIN and COMMIT when the call opened a transaction). It prints ONE JSON object and asserts
 no timing. Usage: ``python bench/orders.py [--ops N] [--sizes 100,10000,100000]
-[--clients 8] [--client-ops N]``.
+[--clients 8] [--client-ops N] [--only-round-trips]``.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def _synchronous(service):
             refusal = orders._refusal(exc, price)
             if refusal is None:
                 raise
-            if isinstance(refusal, orders._Replay):
+            if isinstance(refusal, orders.Replay):
                 return refusal
             raise refusal from None
 
@@ -111,6 +111,9 @@ def main() -> None:
     parser.add_argument(
         "--only-adversarial", action="store_true", help="run the adversarial book alone"
     )
+    parser.add_argument(
+        "--only-round-trips", action="store_true", help="count the round trips alone"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: one client process
     args = parser.parse_args()
     if args.worker:
@@ -136,17 +139,20 @@ def main() -> None:
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         started = time.perf_counter()
-        adversarial = run_adversarial(
-            [int(n) for n in args.adversarial.split(",")], args.adversarial_ops, summarise
-        )
         report: dict[str, object] = {
             "benchmark": "orders",
             "database": f"PostgreSQL {connection.pg_version // 10000}",
             "cpus": os.cpu_count(),
-            "adversarial_book": adversarial,
         }
-        if not args.only_adversarial:
-            report = run_main_sections(args, sizes, scratch, adversarial)
+        if args.only_round_trips:
+            report["statements_per_placement"] = count_statements()
+        else:
+            adversarial = run_adversarial(
+                [int(n) for n in args.adversarial.split(",")], args.adversarial_ops, summarise
+            )
+            report["adversarial_book"] = adversarial
+            if not args.only_adversarial:
+                report = run_main_sections(args, sizes, scratch, adversarial)
         report["total_s"] = round(time.perf_counter() - started, 1)
     finally:
         connection.close()
@@ -342,7 +348,68 @@ def count_statements() -> dict[str, dict[str, int]]:
                 rest = order
         assert rest is not None and rest.status == OrderStatus.OPEN
         _, counts[name]["cancel"] = _round_trips(lambda: cancel_order(user=maker, order_id=rest.pk))
+    counts["current"].update(count_refusals(world))
     return counts
+
+
+def count_refusals(world) -> dict[str, int]:
+    """Round trips of the deployed engine's answers that are not a new order (issue 29, §4).
+
+    ``replay``: the same client order id placed again (answered with the first order);
+    ``reused_client_order_id``: that id for another order (``market:client-order-id-reused``);
+    ``refused_bid``: a bid its owner cannot pay for (``market:insufficient-funds``);
+    ``refused_cancel``: a cancel of an order already cancelled (``market:order-not-open``).
+    Each answer waits for a WAL flush (docs/market.md, "Commit and answer").
+    """
+    from django.contrib.auth import get_user_model
+
+    from market.exceptions import ClientOrderIdReused, InsufficientFunds, OrderNotOpen
+    from market.money import Currency, Money
+    from market.services.orders import cancel_order, place_bid
+
+    problem, maker = world["problem"], world["maker"]
+    poor = get_user_model().objects.create_user(username=f"{problem.slug}-poor")
+
+    def bid(buyer, price):
+        return place_bid(
+            buyer=buyer,
+            problem=problem,
+            price=Money(price, Currency.DEMO),
+            quantity=1,
+            client_order_id=f"replay-{buyer.pk}-{price}",
+        )
+
+    first = bid(maker, 1_100)
+    replayed, replay = _round_trips(lambda: bid(maker, 1_100))
+    if replayed.pk != first.pk:
+        raise RuntimeError("a replay answered with another order")
+    counts = {"replay": replay}
+    cancel_order(user=maker, order_id=first.pk)
+
+    def reuse():
+        return place_bid(
+            buyer=maker,
+            problem=problem,
+            price=Money(1_101, Currency.DEMO),
+            quantity=1,
+            client_order_id=f"replay-{maker.pk}-1100",
+        )
+
+    for kind, call, error in (
+        ("reused_client_order_id", reuse, ClientOrderIdReused),
+        ("refused_bid", lambda: bid(poor, 1_000), InsufficientFunds),
+        ("refused_cancel", lambda: cancel_order(user=maker, order_id=first.pk), OrderNotOpen),
+    ):
+        _, counts[kind] = _round_trips(lambda: _refused(call, error))
+    return counts
+
+
+def _refused(call, error) -> None:
+    try:
+        call()
+    except error:
+        return
+    raise RuntimeError(f"expected {error.__name__}")
 
 
 def _round_trips(call):

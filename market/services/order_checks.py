@@ -120,11 +120,16 @@ def replay_order(
         and existing.solution_id == solution_id
     )
     if not same:
-        raise ClientOrderIdReused(
-            "this client order id was already used for a different order",
-            fields={"client_order_id": ["already used"]},
-        )
+        raise client_order_id_reused()
     return existing
+
+
+def client_order_id_reused() -> ClientOrderIdReused:
+    """The refusal of a client order id already used for another order (both engines)."""
+    return ClientOrderIdReused(
+        "this client order id was already used for a different order",
+        fields={"client_order_id": ["already used"]},
+    )
 
 
 def check_ask_solution(status: str | None) -> None:

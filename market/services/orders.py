@@ -20,7 +20,7 @@ Where the rules live. On PostgreSQL (every deployment and the test suite) the en
 database functions, ``market_place_order`` and ``market_cancel_order``, whose current text
 is ``market/sql/market_place_order.sql`` and ``market/sql/market_cancel_order.sql`` (one
 file per routine, held equal to the migrated database by tests/market/test_engine_sql.py;
-the migrations 0005-0015 made them): each placement or cancel is ONE statement,
+the migrations 0005-0016 made them): each placement or cancel is ONE statement,
 one round trip, and the problem's lock is held only while the database works (issue 14;
 docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
 (``market/sql/market_place_order_durable.sql``, migration 0008) that commits the placement
@@ -213,10 +213,10 @@ def _engine_place(
         ],
         price=price,
     )
-    if isinstance(row, Replay):
+    if isinstance(row, Replay):  # another order with this id, or committed then failed
         existing = Order.objects.get(pk=row.order_id)
         return replay_order(existing, problem_id, side, price, quantity, solution_id)
-    order_id, remaining, status, created_at, closed_at, is_demo, traders = row
+    order_id, remaining, status, created_at, closed_at, is_demo, traders, replayed = row
     order = _saved(
         Order(
             pk=order_id,
@@ -234,14 +234,17 @@ def _engine_place(
             closed_at=closed_at,
         )
     )
+    if replayed:  # this very order was placed before: its row, as it now is
+        return order
     return order, traders, is_demo
 
 
 def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any, ...] | Replay:
     """Run one engine function; its refusals become domain errors (and wrote nothing).
 
-    A replayed client order id is a refusal too (nothing is written, not even the book's
-    sequence), answered with :class:`Replay` for the caller to compare the orders.
+    A client order id used for another order is a refusal too (nothing is written, not even
+    the book's sequence), answered with :class:`Replay` for the caller to compare the orders;
+    the same order placed again is answered by the function itself (``o_replay``).
 
     As deployed (autocommit, no caller transaction) it is ONE statement, ``CALL
     <function>_durable(...)`` (migration 0008): the placement commits in it without holding
@@ -264,13 +267,17 @@ def _call(function: str, params: list[Any], *, price: Money | None) -> tuple[Any
             cursor.execute(deployed, [*params, token])
             return cursor.fetchone()[:-1]  # the last OUT argument is the flushed WAL position
     except DatabaseError as exc:
-        # The call may have read placements of others that were committed but not yet
-        # flushed (a refusal can be decided on one), or failed after its own COMMIT (a
-        # query cancel between its two transactions): flush before answering either.
+        if _refusal(exc, price) is not None:
+            # The procedure flushed the WAL before raising it (migration 0016): a refusal
+            # decided on others' placements committed but not yet flushed is answered once
+            # they are on disk, in the same round trip.
+            return _answer(exc, price)
+        # Any other error may have come after the placement's COMMIT (a query cancel
+        # between the procedure's two transactions): flush, and answer what was committed.
         committed = _flush_barrier(token)
-        if committed is not None and _refusal(exc, price) is None:
-            return Replay(committed)  # committed, then failed: answer what was committed
-        return _answer(exc, price)
+        if committed is not None:
+            return Replay(committed)
+        raise
 
 
 def _answer(exc: DatabaseError, price: Money | None) -> Replay:
@@ -287,7 +294,8 @@ def _flush_barrier(token: str) -> int | None:
     """Flush the WAL past every commit this session may have seen; None, or the id of the
     order the CALL with ``token`` committed before it failed.
 
-    One statement in autocommit: a transaction with a WAL record of its own commits
+    Run only after an error that is not a refusal (the procedures flush before raising
+    those). One statement in autocommit: a transaction with a WAL record of its own commits
     synchronously. ``formalmarket.committed`` is set by the placement's transaction (a
     session setting, kept only if that transaction committed). When the connection itself
     is gone the outcome is unknown, as for any connection lost before an answer.
@@ -330,6 +338,7 @@ _PLACE_OUT = (
     "o_closed_at",
     "o_is_demo",
     "o_notified",
+    "o_replay",
     "o_durable_lsn",
 )
 _CANCEL_ARGS = ("p_owner", "p_order", "p_debt_currency")
@@ -369,10 +378,10 @@ _ENGINE_SQL = {
 
 
 def _refusal(exc: DatabaseError, price: Money | None) -> DomainError | Replay | None:
-    """The answer to an engine function's ``formalmarket:<code>`` refusal (None: not one)."""
+    """The answer to an engine function's refusal, a SQLSTATE of class FM (None: not one)."""
     diag = getattr(exc.__cause__, "diag", None)
     return refusal_error(
-        getattr(diag, "message_primary", None) or "",
+        getattr(diag, "sqlstate", None) or "",
         getattr(diag, "message_detail", None) or "",
         price,
     )

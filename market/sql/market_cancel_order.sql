@@ -1,6 +1,6 @@
 -- Cancel the owner's open order: release exactly a bid's remaining hold (then repay debt
 -- from it). Returns the order's row as it now is. (Body of migration 0005; settings of
--- 0010 and 0013.)
+-- 0010 and 0013; refusals as SQLSTATEs of class FM with a JSON DETAIL, 0016.)
 CREATE OR REPLACE FUNCTION public.market_cancel_order(p_owner integer, p_order bigint, p_debt_currency text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
@@ -32,13 +32,15 @@ BEGIN
     WHERE p.id = (SELECT o.problem_id FROM market_order o
                   WHERE o.id = p_order AND o.owner_id = p_owner);
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'formalmarket:no-such-order';
+        RAISE EXCEPTION 'formalmarket:no-such-order' USING ERRCODE = 'FM002',
+            DETAIL = json_build_object('order_id', p_order)::text;
     END IF;
     v_now := clock_timestamp();
     -- Read under the problem's lock: every change of an order takes it first.
     SELECT * INTO v_order FROM market_order o WHERE o.id = p_order;
     IF v_order.status <> 'open' THEN
-        RAISE EXCEPTION 'formalmarket:order-not-open' USING DETAIL = v_order.status;
+        RAISE EXCEPTION 'formalmarket:order-not-open' USING ERRCODE = 'FM004',
+            DETAIL = json_build_object('status', v_order.status)::text;
     END IF;
     IF v_order.side = 'bid' THEN
         k_owners := ARRAY[p_owner, p_owner];

@@ -1,13 +1,20 @@
 -- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
--- left. Returns the order's row. When the owner already used p_client_order_id, it refuses
--- with 'formalmarket:replay' and that order's id (the caller compares the two orders). An
+-- left. Returns the order's row. When the owner already used p_client_order_id for this very
+-- order, it returns that order's row with o_replay true, before taking the book's lock and
+-- writing nothing; for another order it refuses (FM014); for one placed concurrently it
+-- refuses with formalmarket:replay and that order's id (the caller compares the two
+-- orders). An
 -- ask on a solution that already has an open ask is refused ('formalmarket:ask-already-open',
 -- migration 0015; the partial unique index order_one_open_ask_per_solution backs it).
+-- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
+-- that reads them is market/engine_refusals.py. The arguments are re-checked here whatever
+-- the caller checked: the order's own (side, price, quantity: FM012) and the server's policy
+-- (fee rate, proceeds account kind, hold window: FM013).
 -- Its statements run with generic plans, made once per session: the custom plans that
 -- PostgreSQL otherwise makes for the first calls, and keeps making for the book's cursor,
 -- cost more to plan than to run (tests/market/test_book_index.py checks the plan), and with
 -- enable_seqscan off (migration 0010; docs/market.md says why it stays).
-CREATE OR REPLACE FUNCTION public.market_place_order(p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text, p_quantity integer, p_solution bigint, p_client_order_id text, p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text, p_hold_window interval, p_debt_currency text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[])
+CREATE OR REPLACE FUNCTION public.market_place_order(p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text, p_quantity integer, p_solution bigint, p_client_order_id text, p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text, p_hold_window interval, p_debt_currency text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[], OUT o_replay boolean)
  RETURNS record
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -19,6 +26,7 @@ DECLARE
     v_problem record;
     v_solution_status text;
     v_open_ask bigint;
+    v_replayed record;
     r record;
     -- The plan: one element per fill, in the order the fills happen.
     f_resting bigint[] := '{}';
@@ -61,6 +69,62 @@ DECLARE
     bid_id bigint;
     ask_id bigint;
 BEGIN
+    -- 0. The arguments. The order's own: the API checks them against the settings' caps
+    --    (MARKET_MAX_ORDER_QUANTITY, MARKET_MAX_PRICE_MINOR), these are the engine's hard
+    --    bounds (market/engine_refusals.py). The policy: the caller passes it from the
+    --    settings, the engine bounds it (docs/market.md, "Refusals").
+    IF p_side IS NULL OR p_side NOT IN ('bid', 'ask') THEN
+        RAISE EXCEPTION 'formalmarket:invalid-order' USING ERRCODE = 'FM012',
+            DETAIL = json_build_object('field', 'side')::text;
+    END IF;
+    IF p_quantity IS NULL OR p_quantity < 1 OR p_quantity > 10000 THEN
+        RAISE EXCEPTION 'formalmarket:invalid-order' USING ERRCODE = 'FM012',
+            DETAIL = json_build_object('field', 'quantity', 'max', 10000)::text;
+    END IF;
+    IF p_price IS NULL OR p_price < 1 OR p_price > 1000000000000 THEN
+        RAISE EXCEPTION 'formalmarket:invalid-order' USING ERRCODE = 'FM012',
+            DETAIL = json_build_object('field', 'price_minor', 'max', 1000000000000)::text;
+    END IF;
+    IF p_fee_bps IS NULL OR p_fee_bps < 0 OR p_fee_bps > 10000 THEN
+        RAISE EXCEPTION 'formalmarket:engine-misconfigured' USING ERRCODE = 'FM013',
+            DETAIL = json_build_object('setting', 'MARKET_FEE_BPS')::text;
+    END IF;
+    IF p_proceeds_kind IS NULL OR p_proceeds_kind NOT IN ('available', 'pending') THEN
+        RAISE EXCEPTION 'formalmarket:engine-misconfigured' USING ERRCODE = 'FM013',
+            DETAIL = json_build_object('setting', 'proceeds account kind')::text;
+    END IF;
+    IF p_hold_window < interval '0' OR p_hold_window > interval '366 days' THEN
+        RAISE EXCEPTION 'formalmarket:engine-misconfigured' USING ERRCODE = 'FM013',
+            DETAIL = json_build_object('setting', 'PROCEEDS_HOLD_WINDOW_S')::text;
+    END IF;
+    IF p_usd_allowed IS NULL OR p_debt_currency IS NULL THEN
+        RAISE EXCEPTION 'formalmarket:engine-misconfigured' USING ERRCODE = 'FM013',
+            DETAIL = json_build_object('setting', 'USD switch')::text;
+    END IF;
+    o_replay := false;
+    -- The client order id already used for this very order (a retry): its row, without the
+    -- book's lock and with nothing written. Final: an order is never deleted and
+    -- (owner_id, client_order_id) is unique. Another order with that id is refused in
+    -- step 2, under the lock, after the checks that came before it.
+    IF p_client_order_id IS NOT NULL THEN
+        SELECT o.id, o.remaining, o.status, o.created_at, o.closed_at, p.is_demo INTO v_replayed
+        FROM market_order o JOIN market_problem p ON p.id = o.problem_id
+        WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id
+          AND o.problem_id = p_problem AND o.side = p_side AND o.price_minor = p_price
+          AND o.currency = p_currency AND o.quantity = p_quantity
+          AND o.solution_id IS NOT DISTINCT FROM p_solution;
+        IF FOUND THEN
+            o_id := v_replayed.id;
+            o_remaining := v_replayed.remaining;
+            o_status := v_replayed.status;
+            o_created_at := v_replayed.created_at;
+            o_closed_at := v_replayed.closed_at;
+            o_is_demo := v_replayed.is_demo;
+            o_notified := '{}';
+            o_replay := true;
+            RETURN;
+        END IF;
+    END IF;
     -- 1. The problem's row lock serialises its book. Taken by bumping the book's sequence (a
     --    refusal rolls the bump back): an UPDATE that changes no key column locks the row FOR
     --    NO KEY UPDATE, so rows that merely reference the problem (a submitted solution, say)
@@ -69,36 +133,54 @@ BEGIN
     WHERE p.id = p_problem
     RETURNING p.id, p.status, p.currency, p.is_demo INTO v_problem;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'formalmarket:no-such-problem';
+        RAISE EXCEPTION 'formalmarket:no-such-problem' USING ERRCODE = 'FM001',
+            DETAIL = json_build_object('problem_id', p_problem)::text;
     END IF;
     v_now := clock_timestamp();  -- the placement's instant: once its book is ours
     -- 2. A client order id already used: the unique constraint and the lock make this final
-    --    for this problem (another problem's concurrent use is caught at the INSERT).
+    --    for this problem (another problem's concurrent use is caught at the INSERT). Used
+    --    for another order: refused. For this very order (placed since step 0 looked):
+    --    'formalmarket:replay', and the caller reads the order.
     IF p_client_order_id IS NOT NULL THEN
-        SELECT o.id INTO o_id FROM market_order o
+        SELECT o.id,
+               (o.problem_id = p_problem AND o.side = p_side AND o.price_minor = p_price
+                AND o.currency = p_currency AND o.quantity = p_quantity
+                AND o.solution_id IS NOT DISTINCT FROM p_solution) AS same
+        INTO v_replayed
+        FROM market_order o
         WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id;
+        IF FOUND AND NOT v_replayed.same THEN
+            RAISE EXCEPTION 'formalmarket:client-order-id-reused' USING ERRCODE = 'FM014',
+                DETAIL = json_build_object('order_id', v_replayed.id)::text;
+        END IF;
         IF FOUND THEN
-            RAISE EXCEPTION 'formalmarket:replay' USING DETAIL = o_id;
+            RAISE EXCEPTION 'formalmarket:replay' USING ERRCODE = 'FM011',
+                DETAIL = json_build_object('order_id', v_replayed.id)::text;
         END IF;
     END IF;
     -- 3. Preconditions.
     IF v_problem.status <> 'published' THEN
-        RAISE EXCEPTION 'formalmarket:not-tradable' USING DETAIL = v_problem.status;
+        RAISE EXCEPTION 'formalmarket:not-tradable' USING ERRCODE = 'FM005',
+            DETAIL = json_build_object('status', v_problem.status)::text;
     END IF;
     IF p_currency <> v_problem.currency THEN
-        RAISE EXCEPTION 'formalmarket:currency-mismatch' USING DETAIL = v_problem.currency;
+        RAISE EXCEPTION 'formalmarket:currency-mismatch' USING ERRCODE = 'FM009',
+            DETAIL = json_build_object('currency', v_problem.currency)::text;
     END IF;
     IF v_problem.currency = 'USD' AND NOT p_usd_allowed THEN
-        RAISE EXCEPTION 'formalmarket:usd-disabled';
+        RAISE EXCEPTION 'formalmarket:usd-disabled' USING ERRCODE = 'FM008',
+            DETAIL = json_build_object()::text;
     END IF;
     IF p_side = 'ask' THEN
         SELECT s.status INTO v_solution_status FROM market_solution s
         WHERE s.id = p_solution AND s.solver_id = p_owner AND s.problem_id = p_problem;
         IF NOT FOUND THEN
-            RAISE EXCEPTION 'formalmarket:no-such-solution';
+            RAISE EXCEPTION 'formalmarket:no-such-solution' USING ERRCODE = 'FM003',
+                DETAIL = json_build_object('solution_id', p_solution)::text;
         END IF;
         IF v_solution_status <> 'accepted' THEN
-            RAISE EXCEPTION 'formalmarket:solution-not-accepted' USING DETAIL = v_solution_status;
+            RAISE EXCEPTION 'formalmarket:solution-not-accepted' USING ERRCODE = 'FM006',
+                DETAIL = json_build_object('status', v_solution_status)::text;
         END IF;
         -- One open ask per solution (and so per seller: an ask's owner is the solution's
         -- solver): an ask already sells any number of copies; to change its price or
@@ -106,7 +188,8 @@ BEGIN
         SELECT o.id INTO v_open_ask FROM market_order o
         WHERE o.solution_id = p_solution AND o.side = 'ask' AND o.status = 'open';
         IF FOUND THEN
-            RAISE EXCEPTION 'formalmarket:ask-already-open' USING DETAIL = v_open_ask;
+            RAISE EXCEPTION 'formalmarket:ask-already-open' USING ERRCODE = 'FM007',
+                DETAIL = json_build_object('order_id', v_open_ask)::text;
         END IF;
     END IF;
 
@@ -229,7 +312,8 @@ BEGIN
     IF o_id IS NULL THEN
         SELECT o.id INTO STRICT o_id FROM market_order o
         WHERE o.owner_id = p_owner AND o.client_order_id = p_client_order_id;
-        RAISE EXCEPTION 'formalmarket:replay' USING DETAIL = o_id;
+        RAISE EXCEPTION 'formalmarket:replay' USING ERRCODE = 'FM011',
+            DETAIL = json_build_object('order_id', o_id)::text;
     END IF;
 
     -- 6. The accounts, locked in ascending id order once the fills are known. A bid: its
@@ -292,8 +376,9 @@ BEGIN
             END IF;
         END IF;
         IF a_bal[i_avail] < p_price * p_quantity THEN
-            RAISE EXCEPTION 'formalmarket:insufficient-funds'
-                USING DETAIL = (p_price * p_quantity) || ' ' || a_bal[i_avail];
+            RAISE EXCEPTION 'formalmarket:insufficient-funds' USING ERRCODE = 'FM010',
+                DETAIL = json_build_object('needed', p_price * p_quantity,
+                                           'available', a_bal[i_avail])::text;
         END IF;
         IF o_remaining > 0 THEN
             hold := p_price * o_remaining;

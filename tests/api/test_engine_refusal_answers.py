@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_a_refusal_code_missing_from_the_table_is_answered_as_json_503(world, monkeypatch):
     # The SQL really refuses (the buyer has 10 000 and the bid needs 50 000); the table has
     # lost the code, as a new RAISE in a migration would be before the table learns it.
-    monkeypatch.delitem(engine_refusals.REFUSALS, "insufficient-funds")
+    monkeypatch.delitem(engine_refusals.REFUSALS, "FM010")  # insufficient-funds
     before = Order.objects.count()
     response = world.client("buyer").post(
         "/api/v1/orders/",

@@ -19,7 +19,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from market.engine_sql import file_definitions
-from market.exceptions import InsufficientFunds, OrderNotOpen
+from market.exceptions import ClientOrderIdReused, InsufficientFunds, OrderNotOpen
 from market.models import Order, OrderStatus, Trade
 from market.money import Currency
 from market.services.orders import _ENGINE_SQL, DEBT_CURRENCY, cancel_order, place_ask, place_bid
@@ -220,9 +220,16 @@ def test_the_procedures_cannot_run_inside_a_callers_transaction():
     assert_market_invariants()
 
 
-def test_a_refusal_is_answered_after_a_flush_barrier():
+def _wal() -> tuple[object, object]:
+    """(where the WAL is written to, where it is flushed to), read in one statement."""
+    return _server("SELECT pg_current_wal_insert_lsn(), pg_current_wal_flush_lsn()")
+
+
+def test_a_refusal_is_answered_after_a_flush_in_one_round_trip():
     # A refusal may be decided on another placement that is committed but not yet flushed
-    # (a replay of it, a cancel of an order it filled): the answer waits for a flush too.
+    # (a cancel of an order it filled, funds it moved): the procedure commits a transaction
+    # with a WAL record of its own, synchronously, then raises the refusal again (migration
+    # 0016). One statement, the CALL; the WAL was written and flushed when it answered.
     market = Market()
     buyer, poor = funded(10_000), funded(10)
     seller = market.accepted(solver=funded(1))
@@ -235,11 +242,54 @@ def test_a_refusal_is_answered_after_a_flush_barrier():
         ),
         (lambda: cancel_order(user=buyer, order_id=filled.pk), OrderNotOpen),
     ):
+        (written_before, _) = _wal()
         with CaptureQueriesContext(connection) as captured, pytest.raises(error):
             refused()
+        written, flushed = _wal()
         sql = [q["sql"] for q in captured.captured_queries]
-        assert len(sql) == 2 and sql[0].startswith("CALL market_"), sql
-        assert "pg_logical_emit_message(true" in sql[1], sql
+        assert len(sql) == 1 and sql[0].startswith("CALL market_"), sql
+        assert _server(
+            "SELECT %s::pg_lsn > %s::pg_lsn, %s::pg_lsn >= %s::pg_lsn",
+            [written, written_before, flushed, written],
+        ) == (True, True), (written_before, written, flushed)
+    assert _server("SHOW synchronous_commit") == ("on",)
+    assert_market_invariants()
+
+
+def test_a_retried_placement_is_answered_with_its_order_in_one_round_trip():
+    # The same client order id for the same order: the procedure returns that order's row
+    # (o_replay) after a flush, without the book's lock and with nothing written.
+    market = Market()
+    buyer = funded(10_000)
+    first = place_bid(
+        buyer=buyer, problem=market.problem, price=demo(300), quantity=2, client_order_id="r-1"
+    )
+    market.problem.refresh_from_db()
+    sequence = market.problem.book_sequence
+    (written_before, _) = _wal()
+    with CaptureQueriesContext(connection) as captured:
+        again = place_bid(
+            buyer=buyer, problem=market.problem, price=demo(300), quantity=2, client_order_id="r-1"
+        )
+    written, flushed = _wal()
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert len(sql) == 1 and sql[0].startswith("CALL market_place_order_durable"), sql
+    assert (again.pk, again.remaining, again.status) == (first.pk, 2, OrderStatus.OPEN)
+    assert again.created_at == first.created_at and again.client_order_id == "r-1"
+    assert Order.objects.filter(owner=buyer).count() == 1
+    market.problem.refresh_from_db()
+    assert market.problem.book_sequence == sequence
+    assert _server(
+        "SELECT %s::pg_lsn > %s::pg_lsn, %s::pg_lsn >= %s::pg_lsn",
+        [written, written_before, flushed, written],
+    ) == (True, True)
+    # The id used for another order: refused by the function itself, one statement too.
+    with CaptureQueriesContext(connection) as captured, pytest.raises(ClientOrderIdReused):
+        place_bid(
+            buyer=buyer, problem=market.problem, price=demo(301), quantity=2, client_order_id="r-1"
+        )
+    assert len(captured.captured_queries) == 1, captured.captured_queries
+    assert Order.objects.filter(owner=buyer).count() == 1
     assert_market_invariants()
 
 
@@ -258,12 +308,12 @@ def injected():
 
     def inject(where: str, procedure: str = "place") -> None:
         text = texts[procedure]
-        commit = "    COMMIT;\n"
+        commit = "\n    COMMIT;\n"  # the placement's (the refusals' own is indented further)
         assert text.count(commit) == 1
         if where == "after_commit":
             text = text.replace(commit, commit + fail)
         else:
-            text = text.replace(commit, fail + commit)
+            text = text.replace(commit, "\n" + fail + commit[1:])
         with connection.cursor() as cursor:
             cursor.execute(text)
 

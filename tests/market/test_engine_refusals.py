@@ -1,21 +1,23 @@
-"""Every refusal the engine's SQL can raise maps to a user error of the API (issue 29, §4).
+"""Every refusal the engine's SQL can raise maps to an error of the API (issue 29, §4).
 
-The codes are read from the migrated database (``pg_proc``), not from the migrations: a
-routine that a later migration replaces with a new ``formalmarket:<code>`` fails here until
-market/engine_refusals.py knows the code.
+The SQLSTATEs are read from the migrated database (``pg_proc``), not from the migrations: a
+routine that a later migration replaces with a new ``ERRCODE = 'FM<nnn>'`` fails here until
+market/engine_refusals.py knows it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from django.db import connection
 
-from domain.errors import UserError
+from domain.errors import PlatformError, UserError
 from market.engine_refusals import (
-    PREFIX,
     REFUSALS,
+    REPLAY,
+    EngineMisconfigured,
     EngineRefusalUnknown,
     Replay,
     refusal_error,
@@ -24,31 +26,43 @@ from market.money import Currency, Money
 
 pytestmark = pytest.mark.django_db
 
-# A DETAIL of the shape each code's RAISE gives it (market/migrations/0006_engine_v2.py).
+# A DETAIL of the shape each code's RAISE gives it (market/sql/market_place_order.sql).
 DETAILS = {
-    "order-not-open": "filled",
-    "not-tradable": "retired",
-    "solution-not-accepted": "rejected",
-    "currency-mismatch": "USD",
-    "insufficient-funds": "500 120",
-    "ask-already-open": "451",
+    "FM001": {"problem_id": 7},
+    "FM002": {"order_id": 7},
+    "FM003": {"solution_id": 7},
+    "FM004": {"status": "filled"},
+    "FM005": {"status": "retired"},
+    "FM006": {"status": "rejected"},
+    "FM007": {"order_id": 451},
+    "FM008": {},
+    "FM009": {"currency": "USD"},
+    "FM010": {"needed": 500, "available": 120},
+    "FM012": {"field": "quantity", "max": 10000},
+    "FM013": {"setting": "MARKET_FEE_BPS"},
+    "FM014": {"order_id": 7},
 }
-# The HTTP status of each code's error (docs/market.md, "Services").
-STATUS = {
-    "no-such-problem": 404,
-    "no-such-order": 404,
-    "no-such-solution": 404,
-    "order-not-open": 409,
-    "not-tradable": 409,
-    "solution-not-accepted": 409,
-    "usd-disabled": 403,
-    "currency-mismatch": 400,
-    "insufficient-funds": 402,
-    "ask-already-open": 409,
+# The HTTP status of each code's error (docs/market.md, "Services"), and its code.
+ANSWERS = {
+    "FM001": (404, "not-found"),
+    "FM002": (404, "not-found"),
+    "FM003": (404, "not-found"),
+    "FM004": (409, "market:order-not-open"),
+    "FM005": (409, "market:not-tradable"),
+    "FM006": (409, "market:solution-not-accepted"),
+    "FM007": (409, "market:ask-already-open"),
+    "FM008": (403, "payments:usd-disabled"),
+    "FM009": (400, "market:currency-mismatch"),
+    "FM010": (402, "market:insufficient-funds"),
+    "FM012": (400, "market:invalid-order"),
+    "FM013": (503, "market:engine-misconfigured"),
+    "FM014": (422, "market:client-order-id-reused"),
 }
+# The server's fault, not the user's: its own settings out of the engine's bounds.
+PLATFORM = {"FM013"}
 
 
-def _raised_codes() -> set[str]:
+def _raised_sqlstates() -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             r"""
@@ -57,29 +71,53 @@ def _raised_codes() -> set[str]:
             """
         )
         sources = [row[0] for row in cursor.fetchall()]
-    return {code for source in sources for code in re.findall(r"'formalmarket:([a-z-]+)'", source)}
+    return {state for source in sources for state in re.findall(r"ERRCODE = '(FM\w+)'", source)}
 
 
-def test_every_code_the_sql_raises_is_in_the_table_and_nothing_else_is():
-    codes = _raised_codes()
-    assert "insufficient-funds" in codes  # the query found the engine's source
-    assert codes - {"replay"} == set(REFUSALS)
+def test_every_sqlstate_the_sql_raises_is_in_the_table_and_nothing_else_is():
+    states = _raised_sqlstates()
+    assert "FM010" in states  # the query found the engine's source
+    assert states - {REPLAY} == set(REFUSALS) == set(DETAILS)
 
 
-@pytest.mark.parametrize("code", sorted(REFUSALS))
-def test_each_code_is_a_user_error_with_its_status(code):
-    error = refusal_error(PREFIX + code, DETAILS.get(code, ""), Money(500, Currency.DEMO))
-    assert isinstance(error, UserError), error
-    assert error.http_status == STATUS[code]
-    assert error.code and error.message
+def test_no_refusal_is_raised_without_its_sqlstate():
+    # A RAISE of the engine without ERRCODE would be P0001: a 500, not a refusal.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            r"""
+            SELECT p.proname, p.prosrc FROM pg_proc p
+            JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'public' AND p.proname LIKE 'market\_%\_order'
+            """
+        )
+        sources = dict(cursor.fetchall())
+    assert set(sources) == {"market_place_order", "market_cancel_order"}
+    for name, source in sources.items():
+        raises = re.findall(r"RAISE EXCEPTION[^;]*;", source)
+        assert raises, name
+        for statement in raises:
+            assert re.search(r"ERRCODE = 'FM\d{3}'", statement), statement
+            assert "DETAIL = json_build_object(" in statement, statement
 
 
-def test_a_replay_names_its_order_and_an_unknown_code_is_a_platform_error_not_a_crash():
-    assert refusal_error(PREFIX + "replay", "42", None) == Replay(42)
-    unknown = refusal_error(PREFIX + "made-up", "", None)
+@pytest.mark.parametrize("sqlstate", sorted(REFUSALS))
+def test_each_sqlstate_is_an_error_with_its_status(sqlstate):
+    error = refusal_error(sqlstate, json.dumps(DETAILS[sqlstate]), Money(500, Currency.DEMO))
+    family = PlatformError if sqlstate in PLATFORM else UserError
+    assert isinstance(error, family), error
+    assert (error.http_status, error.code) == ANSWERS[sqlstate]
+    assert error.message
+
+
+def test_a_replay_names_its_order_and_an_unknown_sqlstate_is_a_platform_error_not_a_crash():
+    assert refusal_error(REPLAY, '{"order_id": 42}', None) == Replay(42)
+    unknown = refusal_error("FM999", "{}", None)
     assert isinstance(unknown, EngineRefusalUnknown) and unknown.http_status == 503
-    unreadable = refusal_error(PREFIX + "insufficient-funds", "garbled", Money(1, Currency.DEMO))
-    assert isinstance(unreadable, EngineRefusalUnknown)
-    no_price = refusal_error(PREFIX + "currency-mismatch", "USD", None)
+    for garbled in ("500 120", "[1]", '{"needed": 500}', ""):
+        unreadable = refusal_error("FM010", garbled, Money(1, Currency.DEMO))
+        assert isinstance(unreadable, EngineRefusalUnknown), garbled
+    no_price = refusal_error("FM009", '{"currency": "USD"}', None)
     assert isinstance(no_price, EngineRefusalUnknown)
-    assert refusal_error("duplicate key value", "", None) is None
+    assert isinstance(refusal_error("FM013", '{"setting": "x"}', None), EngineMisconfigured)
+    assert refusal_error("23505", "", None) is None  # a unique violation: not the engine's
+    assert refusal_error("P0001", "", None) is None
