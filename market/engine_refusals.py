@@ -28,7 +28,12 @@ from market.exceptions import (
 )
 from market.money import Money, format_minor
 from market.payments.exceptions import UsdDisabled
-from market.services.order_checks import ask_already_open, check_ask_solution
+from market.services.order_checks import (
+    ask_already_open,
+    bid_already_open,
+    check_ask_solution,
+    self_trade,
+)
 
 PREFIX = "formalmarket:"
 
@@ -95,6 +100,8 @@ REFUSALS: dict[str, Callable[[str, Money | None], DomainError]] = {
     "no-such-solution": lambda detail, price: _solution(None),
     "solution-not-accepted": lambda detail, price: _solution(detail),
     "ask-already-open": lambda detail, price: ask_already_open(int(detail)),
+    "bid-already-open": lambda detail, price: bid_already_open(int(detail)),
+    "self-trade": lambda detail, price: self_trade(int(detail)),
     "currency-mismatch": _currency_mismatch,
     "insufficient-funds": _insufficient_funds,
 }

@@ -368,6 +368,29 @@ def test_ask_refusals(world):
     assert snapshot() == before
 
 
+def test_a_second_bid_and_a_self_trade_are_409_naming_the_resting_order(world):
+    """One open bid per buyer and problem; no order that crosses its owner's own order."""
+    bid = {"problem": world.problem.pk, "side": "bid", "currency": "DEMO", "quantity": 1}
+    other = world.client("other_solver")
+    resting = other.post("/api/v1/orders/", {**bid, "price_minor": 100}, "json").json()
+    own_ask = Order.objects.get(owner=world.solver, status=OrderStatus.OPEN)
+    before = snapshot()
+    error = assert_error(
+        other.post("/api/v1/orders/", {**bid, "price_minor": 200}, "json"),
+        409,
+        "market:bid-already-open",
+    )
+    assert f"order {resting['id']}" in error["message"]
+    assert error["fields"] == {"problem": [f"already has your open bid {resting['id']}"]}
+    error = assert_error(
+        world.client("solver").post("/api/v1/orders/", {**bid, "price_minor": 950}, "json"),
+        409,
+        "market:self-trade",
+    )
+    assert f"Cancel order {own_ask.pk} first" in error["message"]
+    assert snapshot() == before
+
+
 def test_cancel_releases_the_hold_and_a_second_cancel_is_refused(world):
     order = place_bid(
         buyer=world.other_solver, problem=world.problem, price=Money(500, Currency.DEMO), quantity=2

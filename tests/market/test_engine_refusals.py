@@ -32,6 +32,8 @@ DETAILS = {
     "currency-mismatch": "USD",
     "insufficient-funds": "500 120",
     "ask-already-open": "451",
+    "bid-already-open": "452",
+    "self-trade": "453",
 }
 # The HTTP status of each code's error (docs/market.md, "Services").
 STATUS = {
@@ -45,6 +47,8 @@ STATUS = {
     "currency-mismatch": 400,
     "insufficient-funds": 402,
     "ask-already-open": 409,
+    "bid-already-open": 409,
+    "self-trade": 409,
 }
 
 
