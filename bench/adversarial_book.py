@@ -5,21 +5,24 @@ placement may not trade with (bulk SQL, the bids' holds in a matching ledger), t
 ``ops`` placements through the deployed services (``market.services.orders``, one CALL
 each). The target: each case's p50 flat to within 2x from 36 to 50 000 such orders.
 
-Since market migration 0015 a solution has at most one open ask (an ask sells any number of
-copies), so the old cases "one seller rests n copies of one solution" (a quantity-2 bid over
-them, a bid from a buyer who owns that solution) cannot be built any more: n non-tradable
-asks now take n distinct ACCEPTED solutions. What is still possible:
+Since market migration 0015 a solution has at most one open ask, and since 0017 a buyer has
+at most one open bid per problem and an order that would cross its owner's own open order
+is refused (self-trade prevention). What an attacker can still build:
 
 - ``second_ask_refused``: a seller whose solution has an open ask places a second ask on it:
   refused (``market:ask-already-open``) whatever the size of the book (n other asks).
+- ``second_bid_refused``: a buyer with an open bid places a second bid on the problem:
+  refused (``market:bid-already-open``), with n asks in the book.
+- ``self_trade_refused``: the seller of n solutions (one open ask each at the best price)
+  bids over them: refused (``market:self-trade``) with one index probe, before any walk (it
+  used to pass over its own n asks to take an ask behind them).
 - ``owners_bid_over_owned_solutions``: a buyer who bought n solutions (one seller's, each
   with its open ask at the best price, a copy sold to that buyer) bids over their asks and
-  takes another seller's ask behind them.
-- ``bid_over_own_asks``: the seller of those n solutions bids over its own n asks (no
-  self-trade) and takes an ask behind them.
-- ``ask_over_one_buyers_bids``: one buyer rests ``n`` bids at the best price, another
-  buyer one below; a quantity-2 ask from a new seller fills the first buyer once, must pass
-  over the buyer's other ``n - 1`` bids (a buyer buys a solution once), and fills the second.
+  takes another seller's ask behind them: n orders passed over, one index probe each (the
+  attacker paid for n purchases).
+- ``ask_over_one_buyers_bid``: one buyer rests a bid for n solutions at the best price,
+  another buyer one below; a quantity-2 ask from a new seller fills the first buyer once and
+  the second once. (It used to be n bids of one buyer, n - 1 of them passed over.)
 
 It also counts the round trips of a refused placement and of a replayed client order id.
 """
@@ -31,9 +34,10 @@ from typing import Any
 
 CASES = (
     "second_ask_refused",
+    "second_bid_refused",
+    "self_trade_refused",
     "owners_bid_over_owned_solutions",
-    "bid_over_own_asks",
-    "ask_over_one_buyers_bids",
+    "ask_over_one_buyers_bid",
 )
 
 BEST = 100  # the price of the non-tradable orders
@@ -60,7 +64,7 @@ def run_adversarial(sizes: list[int], ops: int, summarise) -> dict[str, Any]:
 
 
 def _run_case(case: str, n: int, ops: int) -> list[float]:
-    from market.exceptions import AskAlreadyOpen
+    from market.exceptions import AskAlreadyOpen, BidAlreadyOpen, SelfTrade
     from market.models import Order, OrderStatus
     from market.money import Currency, Money
     from market.services.orders import place_ask, place_bid
@@ -78,10 +82,17 @@ def _run_case(case: str, n: int, ops: int) -> list[float]:
         finally:
             samples.append(time.perf_counter() - t0)
 
-    if case == "ask_over_one_buyers_bids":
+    def refused(call, error) -> None:
+        try:
+            timed(call)
+        except error:
+            return
+        raise AssertionError(f"{case}: not refused with {error.__name__}")
+
+    if case == "ask_over_one_buyers_bid":
         hoarder, other = world.user("hoarder"), world.user("other")
-        # Quantity ops + 1: each timed ask fills the hoarder's first bid once, and it stays open.
-        world.rest_bids(hoarder, n, price=500, first_quantity=ops + 1)
+        # One bid for n + ops solutions: each timed ask fills it once, and it stays open.
+        world.rest_bids(hoarder, 1, price=500, first_quantity=n + ops)
         world.rest_bids(other, 1, price=400, first_quantity=ops + 1)
         sellers = [world.seller(f"s{i}") for i in range(ops)]
         world.analyze()
@@ -103,21 +114,28 @@ def _run_case(case: str, n: int, ops: int) -> list[float]:
     if case == "owners_bid_over_owned_solutions":
         buyer = world.funded("owner")
         world.sell_one_copy_each(seller=many, buyer=buyer, solutions=solutions, price=BEST)
+    if case == "second_bid_refused":
+        buyer = world.funded("bidder")
+        place_bid(buyer=buyer, problem=world.problem, price=demo(BEST - 1), quantity=1)
     behind = [world.seller(f"behind{i}") for i in range(ops)]
     for seller, solution in behind:
         place_ask(seller=seller, solution=solution, price=demo(BEHIND), quantity=1)
     world.analyze()
     for _ in range(ops):
         if case == "second_ask_refused":
-            try:
-                timed(
-                    lambda: place_ask(
-                        seller=many, solution=first_solution, price=demo(BEST + 50), quantity=1
-                    )
-                )
-            except AskAlreadyOpen:
-                continue
-            raise AssertionError("a second open ask on one solution was accepted")
+            refused(
+                lambda: place_ask(
+                    seller=many, solution=first_solution, price=demo(BEST + 50), quantity=1
+                ),
+                AskAlreadyOpen,
+            )
+            continue
+        if case in ("second_bid_refused", "self_trade_refused"):
+            refused(
+                lambda: place_bid(buyer=buyer, problem=world.problem, price=demo(300), quantity=1),
+                BidAlreadyOpen if case == "second_bid_refused" else SelfTrade,
+            )
+            continue
         order = timed(
             lambda: place_bid(buyer=buyer, problem=world.problem, price=demo(300), quantity=1)
         )
@@ -135,7 +153,7 @@ def count_refusal_round_trips() -> dict[str, int]:
     from market.services.orders import place_bid
 
     world = _World("adv-round-trips")
-    poor, rich = world.user("poor"), world.funded("rich")
+    poor, rich, other = world.user("poor"), world.funded("rich"), world.funded("other")
 
     def refused():
         try:
@@ -155,9 +173,9 @@ def count_refusal_round_trips() -> dict[str, int]:
 
     replay()
     counts = {"refusal": _round_trips(refused)[1], "replay": _round_trips(replay)[1]}
-    _, counts["resting_bid"] = _round_trips(
+    _, counts["resting_bid"] = _round_trips(  # another buyer: rich's bid rests
         lambda: place_bid(
-            buyer=rich, problem=world.problem, price=Money(5, Currency.DEMO), quantity=1
+            buyer=other, problem=world.problem, price=Money(5, Currency.DEMO), quantity=1
         )
     )
     return counts

@@ -44,7 +44,9 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 SELLERS = 200  # distinct sellers, each with one ACCEPTED solution on the problem
-BUYERS = 500  # distinct buyers sharing the resting bids
+# Distinct buyers of the resting bids: at least one per bid (one open bid per buyer and
+# problem, market migration 0017).
+BUYERS = 500
 # "legacy": the engine before issue 14 (bench/legacy_engine.py); "sync": today's engine
 # functions called as before migration 0008 (their COMMIT flushes the WAL while the book is
 # locked); "current": the services as deployed.
@@ -205,12 +207,13 @@ def run_size(size: int, ops: int) -> dict[str, object]:
             one_round(
                 world, engine(name), timings[name], rested[name], rng, i * len(ENGINES) + index
             )
+    makers = {maker.pk: maker for maker in world["makers"]}
     for name in ENGINES:
         _, _, cancel_order = engine(name)
         still_open = Order.objects.filter(pk__in=rested[name], status=OrderStatus.OPEN)
-        for order_id in still_open.values_list("pk", flat=True)[:ops]:
+        for order_id, owner_id in still_open.values_list("pk", "owner_id")[:ops]:
             t0 = time.perf_counter()
-            cancel_order(user=world["maker"], order_id=order_id)
+            cancel_order(user=makers[owner_id], order_id=order_id)
             timings[name]["cancel"].append(time.perf_counter() - t0)
 
     with connection.cursor() as cursor:
@@ -257,9 +260,10 @@ def one_round(world, services, timings, rested, rng, i) -> None:
         return result
 
     price = Money(rng.randint(1_000, 4_999), Currency.DEMO)
+    maker = world["makers"][i]  # one resting bid each: one open bid per buyer and problem
     order = timed(
         "rest_bid",
-        lambda: place_bid(buyer=world["maker"], problem=problem, price=price, quantity=1),
+        lambda: place_bid(buyer=maker, problem=problem, price=price, quantity=1),
     )
     assert order.status == OrderStatus.OPEN
     rested.append(order.pk)
@@ -444,7 +448,7 @@ def run_concurrent(size: int, books: int, clients: int, client_ops: int, scratch
             spec = {
                 "engine": name,
                 "problem": world["problem"].pk,
-                "maker": world["client_makers"][client].pk,
+                "makers": [u.pk for u in world["client_makers"][client][name]],
                 "takers": [u.pk for u in world["client_takers"][client][name]],
                 # Sellers of this client and engine alone: each sells into the best bid and
                 # then re-asks its solution (one open ask per solution), once.
@@ -515,7 +519,7 @@ def run_worker(spec: dict) -> None:
     from market.money import Currency, Money
 
     problem = Problem.objects.get(pk=spec["problem"])
-    maker = user_model.objects.get(pk=spec["maker"])
+    makers = list(user_model.objects.filter(pk__in=spec["makers"]).order_by("pk"))
     takers = list(user_model.objects.filter(pk__in=spec["takers"]).order_by("pk"))
     sellers = [
         (user_model.objects.get(pk=u), Solution.objects.get(pk=s)) for u, s in spec["sellers"]
@@ -529,6 +533,7 @@ def run_worker(spec: dict) -> None:
         seller, solution = sellers[(i // 4) % len(sellers)]
         step = i % 4
         if step == 0:
+            maker = makers[i // 4]  # one resting bid each: one open bid per buyer and problem
             call = lambda: place_bid(  # noqa: E731
                 buyer=maker,
                 problem=problem,
@@ -631,19 +636,30 @@ def build_book(
             )
             for i, seller in enumerate(sellers)
         )
+        bids = size // 2
+        n_buyers = max(BUYERS, bids)
         buyers = user_model.objects.bulk_create(
-            user_model(username=f"{tag}-buyer-{i}", password="!") for i in range(BUYERS)
+            user_model(username=f"{tag}-buyer-{i}", password="!") for i in range(n_buyers)
         )
         takers = user_model.objects.bulk_create(
             user_model(username=f"{tag}-taker-{i}", password="!") for i in range(ops)
         )
-        maker = user_model.objects.create_user(username=f"{tag}-maker")
+        makers = user_model.objects.bulk_create(
+            user_model(username=f"{tag}-maker-{i}", password="!") for i in range(max(ops, 1))
+        )
         client_makers, client_takers = [], []
         if takers_per_client is not None:
             clients, client_ops = takers_per_client
-            client_makers = user_model.objects.bulk_create(
-                user_model(username=f"{tag}-cmaker-{c}", password="!") for c in range(clients)
-            )
+            client_makers = [
+                {
+                    name: user_model.objects.bulk_create(
+                        user_model(username=f"{tag}-cmaker-{c}-{name}-{i}", password="!")
+                        for i in range(client_ops // 4 + 1)
+                    )
+                    for name in ENGINES
+                }
+                for c in range(clients)
+            ]
             client_takers = [
                 {
                     name: user_model.objects.bulk_create(
@@ -655,10 +671,10 @@ def build_book(
                 for c in range(clients)
             ]
 
-        bids = size // 2
         asks = size - bids
         with connection.cursor() as cursor:
-            # Resting bids: bid j belongs to buyer j % BUYERS, at 1 000 + (j * 7919) % 4 000.
+            # Resting bids: bid j belongs to buyer j (n_buyers >= bids), at
+            # 1 000 + (j * 7919) % 4 000.
             cursor.execute(
                 """
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
@@ -670,7 +686,7 @@ def build_book(
                 {
                     "problem": problem.pk,
                     "buyers": [b.pk for b in buyers],
-                    "n_buyers": BUYERS,
+                    "n_buyers": n_buyers,
                     "count": bids,
                 },
             )
@@ -764,8 +780,9 @@ def build_book(
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     # Those who place the timed orders get their money through the service.
-    funded = [maker, *takers, *client_makers]
-    funded += [u for per_client in client_takers for users in per_client.values() for u in users]
+    funded = [*makers, *takers]
+    for per_client in (*client_makers, *client_takers):
+        funded += [u for users in per_client.values() for u in users]
     for user in funded:
         grant_demo_credits(user=user, amount_minor=10_000_000)
     # Every account a timed call touches exists already (the steady state of a busy book): a
@@ -780,7 +797,8 @@ def build_book(
     )
     return {
         "problem": problem,
-        "maker": maker,
+        "maker": makers[0],  # count_statements: one resting bid at a time
+        "makers": makers,
         "takers": takers,
         "sellers": list(zip(sellers, solutions, strict=True)),
         "client_makers": client_makers,

@@ -37,8 +37,10 @@ from market.money import Money, format_minor
 from market.payments.exceptions import UsdDisabled
 from market.services.order_checks import (
     ask_already_open,
+    bid_already_open,
     check_ask_solution,
     client_order_id_reused,
+    self_trade,
 )
 
 # The class of SQLSTATEs the engine raises (custom: no PostgreSQL class starts with F).
@@ -154,6 +156,10 @@ REFUSALS: dict[str, Refusal] = {
             f"the engine refused its policy: {detail['setting']} is out of bounds"
         ),
     ),
+    "FM015": Refusal(
+        "bid-already-open", lambda detail, price: bid_already_open(int(detail["order_id"]))
+    ),
+    "FM016": Refusal("self-trade", lambda detail, price: self_trade(int(detail["order_id"]))),
 }
 
 

@@ -30,6 +30,20 @@ class AskAlreadyOpen(UserError):
     http_status = 409
 
 
+class BidAlreadyOpen(UserError):
+    """The buyer already has an open bid on this problem: one bid buys up to its quantity."""
+
+    code = "market:bid-already-open"
+    http_status = 409
+
+
+class SelfTrade(UserError):
+    """The order would cross one of its owner's own open orders on the same problem."""
+
+    code = "market:self-trade"
+    http_status = 409
+
+
 class SolutionNotAccepted(UserError):
     code = "market:solution-not-accepted"
     http_status = 409

@@ -76,6 +76,14 @@ class Order(models.Model):
                 condition=Q(status=OrderStatus.OPEN, side=OrderSide.ASK),
                 name="order_one_open_ask_per_solution",
             ),
+            # One open bid per buyer and problem: a bid buys up to its quantity of distinct
+            # solutions (docs/market.md, "Order semantics"). Also the engine's self-trade
+            # probe for an incoming ask (the owner's one bid).
+            models.UniqueConstraint(
+                fields=["owner", "problem"],
+                condition=Q(status=OrderStatus.OPEN, side=OrderSide.BID),
+                name="order_one_open_bid_per_buyer",
+            ),
             models.UniqueConstraint(
                 fields=["owner", "client_order_id"],
                 condition=Q(client_order_id__isnull=False),
@@ -99,6 +107,16 @@ class Order(models.Model):
                 name="order_book_asks",
             ),
             models.Index(fields=["owner", "-id"], name="order_owner_recent"),
+            # The engine's self-trade probe for an incoming bid: the owner's cheapest open ask
+            # on the problem.
+            models.Index(
+                F("owner"),
+                F("problem"),
+                F("price_minor"),
+                F("id"),
+                condition=Q(status=OrderStatus.OPEN, side=OrderSide.ASK),
+                name="order_open_asks_by_owner",
+            ),
         ]
 
     def __str__(self) -> str:

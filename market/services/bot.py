@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from market.exceptions import NotTradable
+from market.exceptions import BidAlreadyOpen, NotTradable
 from market.models import AccountKind, Order, OrderSide, OrderStatus, Problem, ProblemStatus
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
@@ -63,7 +63,10 @@ def ensure_practice_bid(*, bot: AbstractBaseUser, problem: Problem) -> Order | N
 
     A new bid may fill at once against resting asks; then another is placed, up to
     MAX_BIDS_PER_REFRESH. Each bid has the client order id ``practice-<problem>-<n>`` (n counts
-    the bot's bids on the problem), so two concurrent refreshers place one bid, not two.
+    the bot's bids on the problem), so two concurrent refreshers place one bid, not two; and
+    the engine allows one open bid per buyer and problem, so a refresher that lost a race to
+    another's bid (``market:bid-already-open``) reads that bid on its next turn. The bot
+    never asks, so its bid is never a self-trade.
     """
     for _ in range(MAX_BIDS_PER_REFRESH):
         open_bid = Order.objects.filter(
@@ -82,6 +85,8 @@ def ensure_practice_bid(*, bot: AbstractBaseUser, problem: Problem) -> Order | N
             )
         except NotTradable:
             return None
+        except BidAlreadyOpen:
+            continue  # another refresher's bid rests: read it above
     return None
 
 

@@ -14,9 +14,11 @@ from django.db import connection
 
 from market.exceptions import (
     AskAlreadyOpen,
+    BidAlreadyOpen,
     ClientOrderIdReused,
     InvalidOrder,
     NotFound,
+    SelfTrade,
     SolutionNotAccepted,
 )
 from market.models import Order, OrderSide, Problem, SolutionStatus
@@ -40,7 +42,18 @@ SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
        (SELECT s.status FROM market_solution s
          WHERE s.id = %s AND s.solver_id = %s AND s.problem_id = p.id),
        (SELECT o.id FROM market_order o
-         WHERE o.solution_id = %s AND o.side = 'ask' AND o.status = 'open')
+         WHERE o.solution_id = %s AND o.side = 'ask' AND o.status = 'open'),
+       (SELECT o.id FROM market_order o
+         WHERE o.owner_id = %s AND o.problem_id = p.id AND o.side = 'bid'
+           AND o.status = 'open'),
+       (SELECT o.id FROM market_order o
+         WHERE o.owner_id = %s AND o.problem_id = p.id AND o.side = 'ask'
+           AND o.status = 'open'
+         ORDER BY o.price_minor, o.id LIMIT 1),
+       (SELECT o.price_minor FROM market_order o
+         WHERE o.owner_id = %s AND o.problem_id = p.id AND o.side = 'ask'
+           AND o.status = 'open'
+         ORDER BY o.price_minor, o.id LIMIT 1)
 FROM market_problem p WHERE p.id = %s
 """
 
@@ -56,12 +69,26 @@ def lock_problem_for_placement(
     this problem (the ledger trigger re-checks ACCEPTED when the ask is inserted).
     ``open_ask_id``: the open ask on ``solution_id``, if any (one open ask per solution; the
     partial unique index order_one_open_ask_per_solution re-checks it).
+    ``open_bid_id``: the owner's open bid on this problem, if any (one open bid per buyer
+    and problem, order_one_open_bid_per_buyer; an incoming ask crossing it is a
+    self-trade); ``cheapest_own_ask``: the owner's cheapest open ask on this problem
+    as ``(id, price_minor)``, if any (an incoming bid crossing it is a self-trade).
     Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
     """
     with connection.cursor() as cursor:
         cursor.execute(
             _PLACEMENT_LOCK_SQL + " FOR NO KEY UPDATE OF p",
-            [owner_id, client_order_id, solution_id, owner_id, solution_id, problem_id],
+            [
+                owner_id,
+                client_order_id,
+                solution_id,
+                owner_id,
+                solution_id,
+                owner_id,
+                owner_id,
+                owner_id,
+                problem_id,
+            ],
         )
         row = cursor.fetchone()
     if row is None:
@@ -76,6 +103,9 @@ def lock_problem_for_placement(
         replayed_order_id,
         ask_solution_status,
         open_ask_id,
+        open_bid_id,
+        own_ask_id,
+        own_ask_price,
     ) = row
     problem = Problem(
         pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
@@ -84,6 +114,10 @@ def lock_problem_for_placement(
     problem.replayed_order_id = replayed_order_id  # type: ignore[attr-defined]
     problem.ask_solution_status = ask_solution_status  # type: ignore[attr-defined]
     problem.open_ask_id = open_ask_id  # type: ignore[attr-defined]
+    problem.open_bid_id = open_bid_id  # type: ignore[attr-defined]
+    problem.cheapest_own_ask = (  # type: ignore[attr-defined]
+        None if own_ask_id is None else (own_ask_id, own_ask_price)
+    )
     return problem
 
 
@@ -149,4 +183,23 @@ def ask_already_open(open_ask_id: int) -> AskAlreadyOpen:
         "sells any number of copies. To change its price or quantity, cancel that ask and "
         "place a new one.",
         fields={"solution": [f"already has your open ask {open_ask_id}"]},
+    )
+
+
+def bid_already_open(open_bid_id: int) -> BidAlreadyOpen:
+    """The refusal of a second open bid of one buyer on one problem (both engines)."""
+    return BidAlreadyOpen(
+        f"You already have an open bid on this problem (order {open_bid_id}), and one bid "
+        "buys up to its quantity of distinct solutions. To change its price or quantity, "
+        "cancel that bid (its hold is released) and place a new one.",
+        fields={"problem": [f"already has your open bid {open_bid_id}"]},
+    )
+
+
+def self_trade(resting_order_id: int) -> SelfTrade:
+    """The refusal of an order that would cross its owner's own open order (both engines)."""
+    return SelfTrade(
+        f"This order would trade with your own open order {resting_order_id} on this problem. "
+        f"Cancel order {resting_order_id} first, or choose a price that does not cross it.",
+        fields={"price_minor": [f"crosses your own open order {resting_order_id}"]},
     )

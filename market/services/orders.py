@@ -4,10 +4,13 @@ Rules (DESIGN.md, "Market and money"):
 - a trade happens at the resting (maker) order's price; a taker bid keeps the improvement;
 - a bid buys one copy each of up to ``quantity`` distinct solutions; an ask sells
   ``quantity`` copies of one ACCEPTED solution of its owner, and a solution has at most one
-  open ask (a second is refused: ``market:ask-already-open``);
-- no one trades with themselves, and no buyer buys the same solution twice: such resting
-  orders are passed over (they keep their place), so the book is never crossed between
-  orders that could legally trade; orders in another currency never trade;
+  open ask (a second is refused: ``market:ask-already-open``); a buyer has at most one open
+  bid per problem (``market:bid-already-open``);
+- no one trades with themselves: an order that would cross its owner's own open order on the
+  problem is refused (``market:self-trade``, one index probe before the walk); no buyer buys
+  the same solution twice: such resting orders are passed over (they keep their place), so
+  the book is never crossed between orders that could legally trade; orders in another
+  currency never trade;
 - a bid needs price x quantity of its owner's available funds (USD debt is repaid first);
   what it buys at once is paid from available at the maker's price, what rests is held
   (price x remaining); a resting bid pays its fills from its hold; cancelling releases

@@ -5,7 +5,11 @@
 -- refuses with formalmarket:replay and that order's id (the caller compares the two
 -- orders). An
 -- ask on a solution that already has an open ask is refused ('formalmarket:ask-already-open',
--- migration 0015; the partial unique index order_one_open_ask_per_solution backs it).
+-- migration 0015; the partial unique index order_one_open_ask_per_solution backs it), a bid
+-- from a buyer who has an open bid on the problem ('formalmarket:bid-already-open', migration
+-- 0017; the partial unique index order_one_open_bid_per_buyer backs it), and an order that
+-- would cross one of its owner's own open orders ('formalmarket:self-trade', migration 0017):
+-- so the book's walk never meets the owner's own orders.
 -- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
 -- that reads them is market/engine_refusals.py. The arguments are re-checked here whatever
 -- the caller checked: the order's own (side, price, quantity: FM012) and the server's policy
@@ -27,6 +31,8 @@ DECLARE
     v_solution_status text;
     v_open_ask bigint;
     v_replayed record;
+    v_open_bid bigint;
+    v_crossing bigint;
     r record;
     -- The plan: one element per fill, in the order the fills happen.
     f_resting bigint[] := '{}';
@@ -191,13 +197,48 @@ BEGIN
             RAISE EXCEPTION 'formalmarket:ask-already-open' USING ERRCODE = 'FM007',
                 DETAIL = json_build_object('order_id', v_open_ask)::text;
         END IF;
+        -- Self-trade prevention: the owner's open bid on this problem (at most one) crosses
+        -- this ask when it bids at least the ask's price. One probe of
+        -- order_one_open_bid_per_buyer.
+        SELECT o.id INTO v_crossing FROM market_order o
+        WHERE o.owner_id = p_owner AND o.problem_id = p_problem AND o.side = 'bid'
+          AND o.status = 'open' AND o.price_minor >= p_price;
+        IF FOUND THEN
+            RAISE EXCEPTION 'formalmarket:self-trade' USING ERRCODE = 'FM016',
+                DETAIL = json_build_object('order_id', v_crossing)::text;
+        END IF;
+    ELSE
+        -- One open bid per buyer and problem: a bid already buys up to its quantity of
+        -- distinct solutions; to change its price or quantity the buyer cancels it (which
+        -- releases its hold) and places another.
+        SELECT o.id INTO v_open_bid FROM market_order o
+        WHERE o.owner_id = p_owner AND o.problem_id = p_problem AND o.side = 'bid'
+          AND o.status = 'open';
+        IF FOUND THEN
+            RAISE EXCEPTION 'formalmarket:bid-already-open' USING ERRCODE = 'FM015',
+                DETAIL = json_build_object('order_id', v_open_bid)::text;
+        END IF;
+        -- Self-trade prevention: the owner's cheapest open ask on this problem crosses this
+        -- bid when it asks at most the bid's price. One probe of order_open_asks_by_owner.
+        SELECT o.id INTO v_crossing FROM market_order o
+        WHERE o.owner_id = p_owner AND o.problem_id = p_problem AND o.side = 'ask'
+          AND o.status = 'open' AND o.price_minor <= p_price
+        ORDER BY o.price_minor, o.id
+        LIMIT 1;
+        IF FOUND THEN
+            RAISE EXCEPTION 'formalmarket:self-trade' USING ERRCODE = 'FM016',
+                DETAIL = json_build_object('order_id', v_crossing)::text;
+        END IF;
     END IF;
 
     -- 4. The plan. Crossing orders best first (the partial indexes order_book_asks and
     --    order_book_bids, in pages of 64, each row fetched only when needed), passing over
-    --    those the owner may not trade with: another currency, the owner's own, a buyer who
-    --    owns the solution, and within this placement a second copy of one solution (bid)
-    --    or a second bid of one buyer (ask). Passed-over orders keep their place.
+    --    those the owner may not trade with: another currency, a buyer who owns the solution
+    --    (an index probe of entitlement_unique per order passed over, in the scan), and
+    --    within this placement a second copy of one solution (bid) or a second bid of one
+    --    buyer (ask). Passed-over orders keep their place. The owner's own orders are never
+    --    met: one that crosses this order was refused above (self-trade), and the walk reads
+    --    only crossing orders.
     LOOP
         seen := 0;
         IF p_side = 'bid' AND last_id IS NULL THEN
@@ -205,7 +246,7 @@ BEGIN
                 SELECT o.id, o.owner_id, o.solution_id, o.price_minor FROM market_order o
                 WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'ask'
                   AND o.price_minor <= p_price
-                  AND o.currency = p_currency AND o.owner_id <> p_owner
+                  AND o.currency = p_currency
                   AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                   WHERE e.user_id = p_owner AND e.solution_id = o.solution_id)
                 ORDER BY o.price_minor, o.id
@@ -216,7 +257,7 @@ BEGIN
                 WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'ask'
                   AND o.price_minor <= p_price AND (o.price_minor, o.id) > (last_price, last_id)
                   AND o.solution_id <> ALL (taken)  -- a solution this bid already fills
-                  AND o.currency = p_currency AND o.owner_id <> p_owner
+                  AND o.currency = p_currency
                   AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                   WHERE e.user_id = p_owner AND e.solution_id = o.solution_id)
                 ORDER BY o.price_minor, o.id
@@ -226,7 +267,7 @@ BEGIN
                 SELECT o.id, o.owner_id, o.solution_id, o.price_minor FROM market_order o
                 WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'bid'
                   AND o.price_minor >= p_price
-                  AND o.currency = p_currency AND o.owner_id <> p_owner
+                  AND o.currency = p_currency
                   AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                   WHERE e.user_id = o.owner_id AND e.solution_id = p_solution)
                 ORDER BY o.price_minor DESC, o.id
@@ -247,7 +288,7 @@ BEGIN
                  WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'bid'
                    AND o.price_minor = last_price AND o.id > last_id
                    AND o.owner_id <> ALL (taken)  -- a buyer this ask already fills
-                   AND o.currency = p_currency AND o.owner_id <> p_owner
+                   AND o.currency = p_currency
                    AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                    WHERE e.user_id = o.owner_id AND e.solution_id = p_solution)
                  ORDER BY o.price_minor DESC, o.id
@@ -257,7 +298,7 @@ BEGIN
                  WHERE o.problem_id = p_problem AND o.status = 'open' AND o.side = 'bid'
                    AND o.price_minor >= p_price AND o.price_minor < last_price
                    AND o.owner_id <> ALL (taken)
-                   AND o.currency = p_currency AND o.owner_id <> p_owner
+                   AND o.currency = p_currency
                    AND NOT EXISTS (SELECT 1 FROM market_entitlement e
                                    WHERE e.user_id = o.owner_id AND e.solution_id = p_solution)
                  ORDER BY o.price_minor DESC, o.id

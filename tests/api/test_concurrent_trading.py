@@ -33,6 +33,7 @@ ALLOWED = {
     "409": {
         "market:order-not-open",  # the cancel lost the race to a fill or another cancel
         "market:ask-already-open",  # one open ask per solution: the user's other ask rests
+        "market:bid-already-open",  # one open bid per buyer and problem: theirs rests
     },
     "422": {"market:client-order-id-reused"},
 }

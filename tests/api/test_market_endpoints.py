@@ -12,6 +12,7 @@ from market.money import Currency, Money
 from market.services.orders import place_bid
 from tests.api.conftest import assert_error
 from tests.factories import ProblemFactory, VerifierFactory, VerifierVersionFactory
+from tests.market.conftest import funded
 from tests.market.helpers import assert_ledger_invariants, balance, snapshot
 from verifiers.models import Language, VerifierStatus
 
@@ -78,7 +79,8 @@ def test_missing_problem_is_404(world):
 def test_order_book_depth_by_price_level_with_sequence_and_etag(world):
     place_bid(buyer=world.other_solver, problem=world.problem, price=Money(300, "DEMO"), quantity=2)
     place_bid(buyer=world.buyer, problem=world.problem, price=Money(300, "DEMO"), quantity=1)
-    place_bid(buyer=world.buyer, problem=world.problem, price=Money(200, "DEMO"), quantity=4)
+    # One open bid per buyer and problem: the solver bids too (below its own ask at 900).
+    place_bid(buyer=world.solver, problem=world.problem, price=Money(200, "DEMO"), quantity=4)
     world.problem.refresh_from_db()
     anon = world.client("anonymous")
     response = anon.get(f"/api/v1/problems/{world.problem.pk}/book/")
@@ -96,7 +98,7 @@ def test_order_book_depth_by_price_level_with_sequence_and_etag(world):
     etag = response["ETag"]
     again = anon.get(f"/api/v1/problems/{world.problem.pk}/book/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
-    place_bid(buyer=world.buyer, problem=world.problem, price=Money(100, "DEMO"), quantity=1)
+    place_bid(buyer=funded(), problem=world.problem, price=Money(100, "DEMO"), quantity=1)
     changed = anon.get(f"/api/v1/problems/{world.problem.pk}/book/", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert changed.json()["sequence"] == world.problem.book_sequence + 1
@@ -365,6 +367,29 @@ def test_ask_refusals(world):
         404,
         "not-found",
     )
+    assert snapshot() == before
+
+
+def test_a_second_bid_and_a_self_trade_are_409_naming_the_resting_order(world):
+    """One open bid per buyer and problem; no order that crosses its owner's own order."""
+    bid = {"problem": world.problem.pk, "side": "bid", "currency": "DEMO", "quantity": 1}
+    other = world.client("other_solver")
+    resting = other.post("/api/v1/orders/", {**bid, "price_minor": 100}, "json").json()
+    own_ask = Order.objects.get(owner=world.solver, status=OrderStatus.OPEN)
+    before = snapshot()
+    error = assert_error(
+        other.post("/api/v1/orders/", {**bid, "price_minor": 200}, "json"),
+        409,
+        "market:bid-already-open",
+    )
+    assert f"order {resting['id']}" in error["message"]
+    assert error["fields"] == {"problem": [f"already has your open bid {resting['id']}"]}
+    error = assert_error(
+        world.client("solver").post("/api/v1/orders/", {**bid, "price_minor": 950}, "json"),
+        409,
+        "market:self-trade",
+    )
+    assert f"Cancel order {own_ask.pk} first" in error["message"]
     assert snapshot() == before
 
 

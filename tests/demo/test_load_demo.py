@@ -130,10 +130,15 @@ def test_bot_is_topped_up_when_its_funds_run_low():
     bot = get_user_model().objects.get(username=bot_service.BOT_USERNAME)
     available = get_user_account(user_id=bot.pk, currency=Currency.DEMO, kind=AccountKind.AVAILABLE)
     assert bot_service.fund_bot(bot=bot) == 0
-    # Spend it down with a large bid on a demo problem, through the same service.
-    from market.services.orders import place_bid
+    # Spend it down with a large bid on a demo problem, through the same services: its
+    # standing bid there is cancelled first (one open bid per buyer and problem).
+    from market.models import Order
+    from market.services.orders import cancel_order, place_bid
 
     problem = Problem.objects.filter(is_demo=True).first()
+    for standing in Order.objects.filter(problem=problem, owner=bot, status="open"):
+        cancel_order(user=bot, order_id=standing.pk)
+    available.refresh_from_db()
     place_bid(
         buyer=bot,
         problem=problem,

@@ -27,7 +27,9 @@ from tests.market.helpers import assert_market_invariants, balance
 THREADS = 10
 OPS_PER_THREAD = 40
 PROBLEMS = 3
-USERS = 6
+# 12 (6 before one open bid per buyer and problem and self-trade prevention refused many of
+# the random placements): the successful bids and asks stay well above the floor asserted.
+USERS = 12
 HANG_TIMEOUT_S = 120
 
 
@@ -70,8 +72,13 @@ def test_threads_trading_on_a_few_problems_keep_every_invariant():
     }
     # Client order ids submitted by several threads at the same moment: in "same" jobs every
     # thread sends identical parameters (one order, the others replay it); in "clash" jobs
-    # threads send the id for different problems (one order, the others are refused).
-    jobs = [(k, "same" if k % 2 else "clash", k % USERS) for k in range(8)]
+    # threads send the id for different problems (one order, the others are refused). Each
+    # job has a buyer of its own, who places nothing else: another open bid of theirs on the
+    # problem would refuse the job's bid (one open bid per buyer and problem).
+    job_users = [UserFactory() for _ in range(8)]
+    for user in job_users:
+        grant_demo_credits(user=user, amount_minor=1_000)
+    jobs = [(k, "same" if k % 2 else "clash", k) for k in range(8)]
 
     outcomes: Counter[str] = Counter()
     job_results: dict[int, list[object]] = defaultdict(list)
@@ -90,7 +97,7 @@ def test_threads_trading_on_a_few_problems_keep_every_invariant():
                 problem = markets[0 if kind == "same" else index % PROBLEMS].problem
                 try:
                     order = place_bid(
-                        buyer=users[user],
+                        buyer=job_users[user],
                         problem=problem,
                         price=demo(7),
                         quantity=1,
@@ -137,7 +144,7 @@ def test_threads_trading_on_a_few_problems_keep_every_invariant():
     assert_market_invariants()
     # Each job's id names exactly one order, and every thread that got an order got that one.
     for k, kind, user in jobs:
-        orders = list(Order.objects.filter(owner=users[user], client_order_id=f"job-{k}"))
+        orders = list(Order.objects.filter(owner=job_users[user], client_order_id=f"job-{k}"))
         assert len(orders) == 1, (k, orders)
         results = job_results[k]
         assert len(results) == THREADS

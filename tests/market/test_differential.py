@@ -2,9 +2,11 @@
 
 The reference below knows nothing of indexes, chunks, locks or the ledger. For each incoming
 order it looks at every open order of the other side, keeps those that cross and may legally
-trade (not the same owner; the buyer does not own a copy of that solution yet), takes the best
-by price then age, trades one copy at the resting order's price, and starts over. An ask on a
-solution that already has an open ask is refused (one open ask per solution and seller). On random
+trade (the buyer does not own a copy of that solution yet), takes the best by price then age,
+trades one copy at the resting order's price, and starts over. An ask on a solution that
+already has an open ask is refused (one open ask per solution and seller), a bid of a buyer
+who has an open bid is refused (one open bid per buyer), and an order that crosses one of its
+owner's open orders is refused (self-trade; for a bid the cheapest, then oldest, ask). On random
 order streams (hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
 Both engines are held to it: the database's functions (the product's engine) and the Python
@@ -20,7 +22,14 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from market.exceptions import AskAlreadyOpen, DomainError, InsufficientFunds, OrderNotOpen
+from market.exceptions import (
+    AskAlreadyOpen,
+    BidAlreadyOpen,
+    DomainError,
+    InsufficientFunds,
+    OrderNotOpen,
+    SelfTrade,
+)
 from market.models import AccountKind, Order, Trade
 from market.services.accounts import grant_demo_credits
 from market.services.orders import cancel_order, place_ask, place_bid
@@ -58,12 +67,22 @@ class Reference:
     owned: set[tuple[int, int]] = dataclasses.field(default_factory=set)
 
     def place(self, owner: int, side: str, price: int, quantity: int, solution: int | None):
+        live = [o for o in self.orders if o.status == "open"]
         if side == "ask":
             # One open ask per solution (and so per seller): a second is refused.
-            for o in self.orders:
-                if o.side == "ask" and o.status == "open" and o.solution == solution:
+            for o in live:
+                if o.side == "ask" and o.solution == solution:
                     return ("ask-already-open", o.seq)
+            for o in live:
+                if o.side == "bid" and o.owner == owner and o.price >= price:
+                    return ("self-trade", o.seq)
         if side == "bid":
+            for o in live:
+                if o.side == "bid" and o.owner == owner:
+                    return ("bid-already-open", o.seq)
+            own = [o for o in live if o.side == "ask" and o.owner == owner and o.price <= price]
+            if own:
+                return ("self-trade", min(own, key=lambda o: (o.price, o.seq)).seq)
             if self.available[owner] < price * quantity:
                 return "insufficient"
             self.available[owner] -= price * quantity
@@ -96,11 +115,9 @@ class Reference:
         if other.status != "open" or other.side == incoming.side:
             return False
         bid, ask = (incoming, other) if incoming.side == "bid" else (other, incoming)
-        return (
-            bid.price >= ask.price
-            and bid.owner != ask.owner
-            and (bid.owner, ask.solution) not in self.owned
-        )
+        # The owner's own orders never cross it here: those were refused (self-trade).
+        assert bid.owner != ask.owner or bid.price < ask.price
+        return bid.price >= ask.price and (bid.owner, ask.solution) not in self.owned
 
     def cancel(self, seq: int):
         order = self.orders[seq]
@@ -178,11 +195,11 @@ def run_stream(fundings, stream):
             except InsufficientFunds:
                 assert expected == "insufficient"
                 continue
-            except AskAlreadyOpen as error:
+            except (AskAlreadyOpen, BidAlreadyOpen, SelfTrade) as error:
                 assert isinstance(expected, tuple), error.code
                 code, seq = expected
-                assert code == "ask-already-open"
-                assert error.fields == {"solution": [f"already has your open ask {orders[seq].pk}"]}
+                assert error.code == f"market:{code}"
+                assert f"order {orders[seq].pk}" in error.message
                 continue
             assert expected != "insufficient"
             assert not isinstance(expected, tuple), expected

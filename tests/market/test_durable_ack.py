@@ -57,17 +57,18 @@ def _place_params(owner, problem, price_minor: int, side: str = "bid", solution=
 
 def test_on_an_idle_book_the_placement_commits_synchronously():
     market = Market()
-    buyer = funded(5_000_000)
     assert connection.get_autocommit() and not connection.in_atomic_block
     sql = _ENGINE_SQL["market_place_order"][1]
-    _server(sql, _place_params(buyer, market.problem, 200))  # plans made: nothing delays a call
+    # plans made: nothing delays a call
+    _server(sql, _place_params(funded(1_000), market.problem, 200))
 
     # No early release, no barrier: an ordinary synchronous COMMIT (o_durable_lsn NULL). The
     # engine counts a call that the machine stalled for 0.25 ms before the lock as having waited
     # (on a loaded machine several in a row can be), so the test places until one call was not
     # stalled; a procedure that never commits synchronously fails at the deadline.
     def a_synchronous_placement():
-        row = _server(sql, _place_params(buyer, market.problem, 300))
+        # A buyer of its own each time: one open bid per buyer and problem.
+        row = _server(sql, _place_params(funded(1_000), market.problem, 300))
         return row if row[-1] is None else None
 
     row = wait_until(a_synchronous_placement, "a placement that commits synchronously", poll_s=0)
@@ -114,9 +115,9 @@ def test_on_a_busy_book_the_answer_comes_after_the_wal_is_flushed_past_the_commi
     resting = place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
     (before,) = _server("SELECT pg_current_wal_insert_lsn()")
     if call == "place":
-        sql, params = (
+        sql, params = (  # another buyer: one open bid per buyer and problem
             _ENGINE_SQL["market_place_order"][1],
-            _place_params(buyer, market.problem, 300),
+            _place_params(funded(10_000), market.problem, 300),
         )
     else:
         sql = _ENGINE_SQL["market_cancel_order"][1]
@@ -351,12 +352,12 @@ def test_an_error_before_the_commit_is_an_error_and_writes_nothing(injected):
     from django.db.utils import OperationalError
 
     market = Market()
-    buyer = funded(10_000)
+    buyer, other = funded(10_000), funded(10_000)
     place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
     # The session still holds the token of that committed placement: a later failed call
     # with its own token must not be mistaken for it.
     injected("before_commit")
     with pytest.raises(OperationalError, match="injected"):
-        place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
-    assert list(Order.objects.filter(owner=buyer).values_list("price_minor", flat=True)) == [100]
+        place_bid(buyer=other, problem=market.problem, price=demo(300), quantity=1)
+    assert list(Order.objects.values_list("owner_id", "price_minor")) == [(buyer.pk, 100)]
     assert_market_invariants()

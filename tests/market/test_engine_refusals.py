@@ -41,6 +41,8 @@ DETAILS = {
     "FM012": {"field": "quantity", "max": 10000},
     "FM013": {"setting": "MARKET_FEE_BPS"},
     "FM014": {"order_id": 7},
+    "FM015": {"order_id": 452},
+    "FM016": {"order_id": 453},
 }
 # The HTTP status of each code's error (docs/market.md, "Services"), and its code.
 ANSWERS = {
@@ -57,6 +59,8 @@ ANSWERS = {
     "FM012": (400, "market:invalid-order"),
     "FM013": (503, "market:engine-misconfigured"),
     "FM014": (422, "market:client-order-id-reused"),
+    "FM015": (409, "market:bid-already-open"),
+    "FM016": (409, "market:self-trade"),
 }
 # The server's fault, not the user's: its own settings out of the engine's bounds.
 PLATFORM = {"FM013"}

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from market.exceptions import (
     AskAlreadyOpen,
+    BidAlreadyOpen,
     ClientOrderIdReused,
     CurrencyMismatch,
     DomainError,
@@ -19,6 +20,7 @@ from market.exceptions import (
     NotFound,
     NotTradable,
     OrderNotOpen,
+    SelfTrade,
     SolutionNotAccepted,
 )
 from market.models import (
@@ -513,50 +515,113 @@ def test_an_ask_fills_partially_and_keeps_its_place(market):
 # --- self-trade and one copy per buyer ------------------------------------------------------
 
 
-def test_a_buyer_never_buys_their_own_solution(market):
-    solution = market.accepted()
-    seller = solution.solver
-    grant_demo_credits(user=seller, amount_minor=5_000)
-    own_ask = place_ask(seller=seller, solution=solution, price=demo(100), quantity=1)
-    bid = place_bid(buyer=seller, problem=market.problem, price=demo(200), quantity=1)
-    assert Trade.objects.count() == 0
-    assert (bid.status, own_ask.status) == ("open", "open")
-    assert (balance(seller), balance(seller, HELD)) == (4_800, 200)
-    assert_market_invariants()  # not crossed: the two cannot legally trade
-
-
-def test_an_incoming_bid_passes_over_its_own_ask_to_the_next_one(market):
+def test_a_bid_that_would_cross_its_owners_own_ask_is_refused_and_names_it(market):
+    """Self-trade prevention: refused before the walk, even with another seller's ask to
+    take; nothing changes. Below its own ask the bid rests; cancelled, the ask is no bar."""
     mine = market.accepted()
     me = mine.solver
     grant_demo_credits(user=me, amount_minor=5_000)
     own_ask = place_ask(seller=me, solution=mine, price=demo(100), quantity=1)
     other = market.accepted()
     other_ask = place_ask(seller=other.solver, solution=other, price=demo(150), quantity=1)
+    before = snapshot()
+    with pytest.raises(SelfTrade) as refused:
+        place_bid(buyer=me, problem=market.problem, price=demo(200), quantity=1)
+    assert (refused.value.code, refused.value.http_status) == ("market:self-trade", 409)
+    assert f"your own open order {own_ask.pk}" in refused.value.message
+    assert f"Cancel order {own_ask.pk} first" in refused.value.message
+    assert refused.value.fields == {"price_minor": [f"crosses your own open order {own_ask.pk}"]}
+    assert snapshot() == before
+    # At exactly the ask's price it crosses too; one below it does not.
+    with pytest.raises(SelfTrade):
+        place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=1)
+    below = place_bid(buyer=me, problem=market.problem, price=demo(99), quantity=1)
+    assert (below.status, Trade.objects.count()) == ("open", 0)
+    cancel_order(user=me, order_id=below.pk)
+    cancel_order(user=me, order_id=own_ask.pk)
     place_bid(buyer=me, problem=market.problem, price=demo(200), quantity=1)
     trade = Trade.objects.get()
     assert (trade.ask_id, trade.price_minor) == (other_ask.pk, 150)
-    own_ask.refresh_from_db()
-    assert (own_ask.status, own_ask.remaining) == ("open", 1)  # passed over, not cancelled
-    # It kept its place: the next buyer trades with it first.
-    buyer = funded()
-    place_bid(buyer=buyer, problem=market.problem, price=demo(200), quantity=1)
-    assert Trade.objects.get(buyer=buyer).ask_id == own_ask.pk
     assert_market_invariants()
 
 
-def test_an_incoming_ask_passes_over_its_sellers_own_bid(market):
+def test_a_bid_is_checked_against_its_owners_cheapest_ask(market):
+    """The probe finds the owner's cheapest open ask, whichever of them is older."""
+    me = funded(10_000)
+    place_ask(seller=me, solution=market.accepted(solver=me), price=demo(300), quantity=1)
+    cheap = place_ask(seller=me, solution=market.accepted(solver=me), price=demo(120), quantity=1)
+    with pytest.raises(SelfTrade) as refused:
+        place_bid(buyer=me, problem=market.problem, price=demo(150), quantity=1)
+    assert refused.value.fields == {"price_minor": [f"crosses your own open order {cheap.pk}"]}
+    # Another problem's asks are not this book's.
+    other = Market()
+    place_ask(seller=me, solution=other.accepted(solver=me), price=demo(10), quantity=1)
+    assert place_bid(buyer=me, problem=market.problem, price=demo(110), quantity=1).is_open
+
+
+def test_an_ask_that_would_cross_its_sellers_own_bid_is_refused_and_names_it(market):
     solution = market.accepted()
     seller = solution.solver
     grant_demo_credits(user=seller, amount_minor=5_000)
     own_bid = place_bid(buyer=seller, problem=market.problem, price=demo(900), quantity=1)
-    buyer = funded()
-    other_bid = place_bid(buyer=buyer, problem=market.problem, price=demo(600), quantity=1)
-    place_ask(seller=seller, solution=solution, price=demo(500), quantity=2)
-    trade = Trade.objects.get()
-    assert (trade.bid_id, trade.price_minor) == (other_bid.pk, 600)
-    own_bid.refresh_from_db()
-    assert (own_bid.status, own_bid.remaining) == ("open", 1)
+    place_bid(buyer=funded(), problem=market.problem, price=demo(600), quantity=1)
+    before = snapshot()
+    for price in (500, 900):
+        with pytest.raises(SelfTrade) as refused:
+            place_ask(seller=seller, solution=solution, price=demo(price), quantity=2)
+        assert f"your own open order {own_bid.pk}" in refused.value.message
+    assert snapshot() == before
+    # Above its own bid the ask rests, crossing nothing.
+    ask = place_ask(seller=seller, solution=solution, price=demo(901), quantity=2)
+    assert (ask.status, Trade.objects.count()) == ("open", 0)
     assert_market_invariants()
+
+
+def test_a_second_open_bid_on_one_problem_is_refused_and_names_the_open_one(market):
+    """One open bid per buyer and problem: a bid already buys up to its quantity of
+    distinct solutions. The refusal changes nothing (the first bid's hold stays); cancelled
+    or filled, the bid frees the buyer to bid again; another problem is another book."""
+    buyer = funded(10_000)
+    first = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=2)
+    before = snapshot()
+    with pytest.raises(BidAlreadyOpen) as refused:
+        place_bid(buyer=buyer, problem=market.problem, price=demo(400), quantity=1)
+    assert (refused.value.code, refused.value.http_status) == ("market:bid-already-open", 409)
+    assert f"order {first.pk}" in refused.value.message
+    assert "cancel that bid" in refused.value.message
+    assert refused.value.fields == {"problem": [f"already has your open bid {first.pk}"]}
+    assert snapshot() == before
+    other = Market().problem
+    assert place_bid(buyer=buyer, problem=other, price=demo(100), quantity=1).is_open
+    cancel_order(user=buyer, order_id=first.pk)
+    second = place_bid(buyer=buyer, problem=market.problem, price=demo(400), quantity=1)
+    assert second.is_open
+    solution = market.accepted()
+    place_ask(seller=solution.solver, solution=solution, price=demo(400), quantity=1)
+    second.refresh_from_db()
+    assert second.status == "filled"
+    assert place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1).is_open
+    assert (balance(buyer), balance(buyer, HELD)) == (10_000 - 400 - 100 - 100, 200)
+    assert_market_invariants()
+
+
+def test_the_database_refuses_a_second_open_bid_of_one_buyer_on_one_problem(market):
+    """The partial unique index backs the engine's check, whoever writes the row."""
+    buyer = funded()
+    place_bid(buyer=buyer, problem=market.problem, price=demo(100), quantity=1)
+    row = {
+        "problem": market.problem,
+        "owner": buyer,
+        "side": "bid",
+        "price_minor": 120,
+        "currency": Currency.DEMO,
+        "quantity": 1,
+        "remaining": 1,
+    }
+    with pytest.raises(IntegrityError, match="order_one_open_bid_per_buyer"):
+        with transaction.atomic():
+            Order.objects.create(**row)
+    Order.objects.create(**{**row, "status": OrderStatus.CANCELLED})  # closed ones: any number
 
 
 def test_a_buyer_never_buys_one_solution_twice(market):
@@ -568,9 +633,10 @@ def test_a_buyer_never_buys_one_solution_twice(market):
     bid.refresh_from_db()
     assert (bid.remaining, ask.remaining) == (1, 2)
     # A later bid by the same buyer passes over the copy they own.
+    cancel_order(user=buyer, order_id=bid.pk)
     later = place_bid(buyer=buyer, problem=market.problem, price=demo(300), quantity=1)
     assert (later.status, Trade.objects.count()) == ("open", 1)
-    assert (balance(buyer), balance(buyer, HELD)) == (10_000 - 300 - 300 - 300, 600)
+    assert (balance(buyer), balance(buyer, HELD)) == (10_000 - 300 - 300, 300)
     assert_market_invariants()
 
 
@@ -656,33 +722,44 @@ def test_the_database_refuses_a_second_open_ask_on_one_solution(market):
     Order.objects.create(**{**row, "status": OrderStatus.CANCELLED})  # closed ones: any number
 
 
+def _owner_of(market: Market, count: int, *, prices: list[int]):
+    """A buyer who bought one copy of each of ``count`` solutions whose open asks (at
+    ``prices``, two copies each) stay in the book: orders that buyer may not trade with."""
+    seller = funded(10_000)
+    for price in prices:
+        place_ask(
+            seller=seller, solution=market.accepted(solver=seller), price=demo(price), quantity=2
+        )
+    buyer = funded(100_000)
+    bid = place_bid(buyer=buyer, problem=market.problem, price=demo(max(prices)), quantity=count)
+    assert bid.status == "filled"
+    return buyer
+
+
 def test_a_bid_scans_past_many_orders_it_may_not_trade_with(market):
-    """More passed-over asks than one chunk of the engine's scan (64): 70 solutions of the
-    bidder's own, one ask each."""
-    me = funded(10_000)
-    for _ in range(70):
-        place_ask(seller=me, solution=market.accepted(solver=me), price=demo(100), quantity=1)
+    """More passed-over asks than one chunk of the engine's scan (64): 70 asks of solutions
+    the bidder already owns."""
+    me = _owner_of(market, 70, prices=[100] * 70)
     other = market.accepted()
     target = place_ask(seller=other.solver, solution=other, price=demo(100), quantity=1)
     place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=1)
-    assert Trade.objects.get().ask_id == target.pk
+    assert Trade.objects.get(buyer=me, ask=target).price_minor == 100
     assert_market_invariants()
 
 
 def test_the_scan_keeps_price_time_order_across_chunks(market):
     """70 asks to pass over at rising prices (two chunks), with legal asks inside the run."""
-    me = funded(10_000)
-    for price in range(100, 170):
-        place_ask(seller=me, solution=market.accepted(solver=me), price=demo(price), quantity=1)
+    me = _owner_of(market, 70, prices=list(range(100, 170)))
     later = market.accepted()
     at_150 = place_ask(seller=later.solver, solution=later, price=demo(150), quantity=1)
     early = market.accepted()
     at_120 = place_ask(seller=early.solver, solution=early, price=demo(120), quantity=1)
     place_bid(buyer=me, problem=market.problem, price=demo(200), quantity=2)
-    assert list(Trade.objects.order_by("id").values_list("ask_id", "price_minor")) == [
-        (at_120.pk, 120),
-        (at_150.pk, 150),
-    ]
+    assert list(
+        Trade.objects.filter(ask__in=[at_120, at_150])
+        .order_by("id")
+        .values_list("ask_id", "price_minor")
+    ) == [(at_120.pk, 120), (at_150.pk, 150)]
     assert_market_invariants()
 
 

@@ -29,11 +29,13 @@ from hypothesis.stateful import (
 from judge.verdict import Outcome, Reason, Verdict
 from market.exceptions import (
     AskAlreadyOpen,
+    BidAlreadyOpen,
     ClientOrderIdReused,
     DomainError,
     InsufficientFunds,
     NotFound,
     OrderNotOpen,
+    SelfTrade,
     SolutionNotAccepted,
 )
 from market.models import AccountKind, Order, OrderSide, OrderStatus, Trade
@@ -133,6 +135,13 @@ class MarketMachine(RuleBasedStateMachine):
         problem = self.markets[market].problem
         params = ("bid", problem.pk, None, price, quantity)
         expected = self._expected_replay(buyer, client_order_id, params)
+        if expected is None and self._open(buyer, problem.pk, OrderSide.BID).exists():
+            expected = BidAlreadyOpen  # one open bid per buyer and problem
+        if (
+            expected is None
+            and self._open(buyer, problem.pk, OrderSide.ASK, price_minor__lte=price).exists()
+        ):
+            expected = SelfTrade  # it would cross the buyer's own ask
         if expected is None and price * quantity > balance(buyer):
             expected = InsufficientFunds
         self._place(
@@ -170,6 +179,12 @@ class MarketMachine(RuleBasedStateMachine):
             expected = SolutionNotAccepted
         if expected is None and self._has_open_ask(solution):
             expected = AskAlreadyOpen  # one open ask per solution and seller
+        problem_id = self.markets[market].problem.pk
+        if (
+            expected is None
+            and self._open(seller, problem_id, OrderSide.BID, price_minor__gte=price).exists()
+        ):
+            expected = SelfTrade  # it would cross the seller's own bid
         self._place(
             expected,
             seller,
@@ -229,6 +244,11 @@ class MarketMachine(RuleBasedStateMachine):
         assert_market_invariants()
 
     # --- helpers ---------------------------------------------------------------------------
+
+    def _open(self, owner, problem_id: int, side: str, **price):
+        return Order.objects.filter(
+            owner=owner, problem_id=problem_id, side=side, status=OrderStatus.OPEN, **price
+        )
 
     def _has_open_ask(self, solution) -> bool:
         return any(

@@ -55,15 +55,16 @@ def test_as_deployed_every_placement_and_cancel_is_one_statement_and_one_transac
     market, buyer, sellers = warm
     # Autocommit and no transaction open: each statement is its own transaction.
     assert connection.get_autocommit() and not connection.in_atomic_block
+    # The resting bid last: one open bid per buyer and problem.
     calls = {
-        "rest_bid": lambda: place_bid(
-            buyer=buyer, problem=market.problem, price=demo(200), quantity=1
-        ),
         "take_one_ask": lambda: place_bid(
             buyer=buyer, problem=market.problem, price=demo(600), quantity=1
         ),
         "take_two_asks": lambda: place_bid(
             buyer=buyer, problem=market.problem, price=demo(600), quantity=2
+        ),
+        "rest_bid": lambda: place_bid(
+            buyer=buyer, problem=market.problem, price=demo(200), quantity=1
         ),
     }
     for kind, call in calls.items():

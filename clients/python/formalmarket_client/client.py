@@ -277,7 +277,10 @@ class FormalMarketClient:
         """Bid per copy ``price_minor`` (an int of minor units: 1000 is 10.00 DEMO; or a
         :class:`Money`) or ``price`` (a decimal string in major units with ``currency``) for
         up to ``quantity`` distinct solutions; price × quantity is held from your available
-        balance until filled or cancelled."""
+        balance until filled or cancelled. You have one open bid per problem at a time: while
+        one is open the server refuses another with ``market:bid-already-open`` (cancel it to
+        change its price or quantity); a bid at or above one of your own open asks on the
+        problem is refused with ``market:self-trade`` (cancel the named ask first)."""
         minor, currency = resolve_price(price_minor, price=price, currency=currency)
         quantity = strict_quantity(quantity)
         resolved = problem if isinstance(problem, Problem) else None

@@ -238,7 +238,8 @@ def build_server(
         "bid at or above that price exists, it sells at once at the bid's price; a fee is "
         "taken from each sale. A solution has one open ask at a time (it sells any number "
         "of copies): to change its price or quantity, cancel_order the open ask first, else "
-        "market:ask-already-open. " + MONEY_RULES
+        "market:ask-already-open. An ask at or below my own open bid on the problem is "
+        "refused (market:self-trade; cancel that bid first). " + MONEY_RULES
     )
     def list_ask(
         solution_id: int,
@@ -258,7 +259,10 @@ def build_server(
         'price (a decimal string in major units, "10.00") with currency, in the problem\'s '
         "currency, for up to quantity distinct solutions of a problem (id or slug). The "
         "price x quantity is held from my available balance; it buys at once from asks at or "
-        "below the price (at the ask's price). " + MONEY_RULES
+        "below the price (at the ask's price). One open bid per problem at a time: to change "
+        "its price or quantity, cancel_order it first, else market:bid-already-open; a bid at "
+        "or above my own open ask on the problem is refused (market:self-trade; cancel that "
+        "ask first). " + MONEY_RULES
     )
     def place_bid(
         problem: str,

@@ -43,9 +43,11 @@ from market.payments.stripe_client import usd_enabled
 from market.services.ledger import get_system_account
 from market.services.order_checks import (
     ask_already_open,
+    bid_already_open,
     check_ask_solution,
     lock_problem_for_placement,
     replay_order,
+    self_trade,
 )
 from tests.market.dev_engine.ledger import LedgerBatch
 from tests.market.dev_engine.matching import plan_fills
@@ -190,6 +192,18 @@ def _place_locked(
         check_ask_solution(problem.ask_solution_status)
         if problem.open_ask_id is not None:
             raise ask_already_open(problem.open_ask_id)
+        if problem.open_bid_id is not None:
+            bid_price = Order.objects.values_list("price_minor", flat=True).get(
+                pk=problem.open_bid_id
+            )
+            if bid_price >= price.minor:
+                raise self_trade(problem.open_bid_id)
+    else:
+        if problem.open_bid_id is not None:
+            raise bid_already_open(problem.open_bid_id)
+        own_ask = problem.cheapest_own_ask
+        if own_ask is not None and own_ask[1] <= price.minor:
+            raise self_trade(own_ask[0])
 
     fills = plan_fills(
         owner_id=owner_id,
