@@ -25,6 +25,8 @@ except ImportError:  # inside the sandbox: beside harness_library.py
     import harness_library as library  # type: ignore[no-redef]
 
 _compile = builtins.compile  # bound now: a verifier may rebind the builtin
+_unparse = ast.unparse  # bound now too (ast is also on the parser's path, checked first)
+_generate_tokens = tokenize.generate_tokens
 _ONLY_AST = ast.PyCF_ONLY_AST  # the value, read now: ast's module attribute can be rebound
 
 
@@ -390,7 +392,7 @@ _SKIPPED_TOKENS = frozenset(
 
 def _tokens(text: str) -> list[tuple[int, str]]:
     with library.checking_now():
-        return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(text).readline)]
+        return [(t.type, t.string) for t in _generate_tokens(io.StringIO(text).readline)]
 
 
 def parser_output(admitted: str, code: str) -> bool:
@@ -451,7 +453,7 @@ def parser_tree(caller: types.FrameType, tree: object) -> str | None:
                     pending.append(item)
                 elif type(item) not in _TREE_VALUES:
                     return None
-    return ast.unparse(tree)  # type: ignore[arg-type]
+    return _unparse(tree)  # type: ignore[arg-type]
 
 
 def lambdify_site(caller: types.FrameType, source: object) -> bool:
