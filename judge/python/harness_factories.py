@@ -395,11 +395,28 @@ def _tokens(text: str) -> list[tuple[int, str]]:
         return [(t.type, t.string) for t in _generate_tokens(io.StringIO(text).readline)]
 
 
+# (admitted literal, compiled text) pairs found built from it: exact strs, and the parser's
+# words are fixed once captured, so a pair's answer never changes (a literal in a loop).
+_PARSED: dict[tuple[str, str], bool] = {}
+
+
 def parser_output(admitted: str, code: str) -> bool:
     """``code`` is what sympy's parser builds from the admitted literal: every name is one of
     the literal's names (or a part of one: ``split_symbols``) or a word of the parser's own,
     every number one of the literal's (or a part), every string one of the literal's or a
     quoted name or number of it (``Symbol('x')``, ``Float('1.5')``); operators as they come."""
+    key = (admitted, code)
+    if type(admitted) is not str or type(code) is not str:
+        return False
+    found = _PARSED.get(key)
+    if found is None:
+        if len(_PARSED) > 4096:
+            _PARSED.clear()
+        found = _PARSED[key] = _built_from(admitted, code)
+    return found
+
+
+def _built_from(admitted: str, code: str) -> bool:
     try:
         given = _tokens(admitted)
         built = _tokens(code)
