@@ -33,7 +33,7 @@ try:  # imported as part of the judge package (tests, mypy)
         _state,
         written_by_a_programmer,
     )
-    from judge.python.harness_library import importing_a_library
+    from judge.python.harness_library import library_path
     from judge.python.harness_namespaces import LAMBDIFY_PRINTING, class_changed, register_entry
 except ImportError:  # inside the sandbox: beside harness_guard.py and harness_factories.py
     from harness_factories import (  # type: ignore[no-redef]
@@ -52,7 +52,7 @@ except ImportError:  # inside the sandbox: beside harness_guard.py and harness_f
         _state,
         written_by_a_programmer,
     )
-    from harness_library import importing_a_library  # type: ignore[no-redef]
+    from harness_library import library_path  # type: ignore[no-redef]
     from harness_namespaces import (  # type: ignore[no-redef]
         LAMBDIFY_PRINTING,
         class_changed,
@@ -66,8 +66,6 @@ def _admit_text(entry: str, text: str, caller: types.FrameType | None) -> None:
         return  # the same text, handed on by the admitted entry (sympify -> parse_expr)
     if written_by_a_programmer(text):
         return _admitted(f"{entry}: a literal")
-    if importing_a_library(caller):  # a library module's body, as for its compiles
-        return _admitted(f"{entry}: a library module's body")
     if caller is not None and number_formula_caller(caller) and numbers_and_names(text):
         return _admitted(f"{entry}: numbers and names from {caller.f_code.co_name}")
     raise _refuse(
@@ -163,8 +161,15 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
     from sympy.printing.printer import Printer
 
     undefined = (AppliedUndef, UndefinedFunction)
-    # Printed as numbers, or handed to the generated code as objects (modules=, namespaces).
-    harmless = (bool, int, float, complex, numpy.number, types.ModuleType)
+    # Printed as numbers: exactly these types (a subclass could print itself its own way).
+    harmless = frozenset(
+        {bool, int, float, complex}
+        | {
+            t
+            for t in numpy.sctypeDict.values()
+            if isinstance(t, type) and issubclass(t, numpy.number)
+        }
+    )
     printers: dict[int, type] = {}
     pending: list[type] = [Printer]
     while pending:
@@ -209,33 +214,65 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
         if not plain_name(name):
             raise _refuse("refused to lambdify a name that is not a plain identifier")
 
+    def library_module(module: types.ModuleType) -> bool:
+        """A module the import system loaded from a library file (a module of the verifier's
+        could answer lambdify's ``hasattr(m, "__name__")`` with its own ``__getattr__``)."""
+        namespace = vars(module)
+        name = namespace.get("__name__")
+        return (
+            type(name) is str
+            and sys.modules.get(name) is module
+            and (name in sys.builtin_module_names or library_path(namespace.get("__file__")))
+        )
+
     def vet(value: object, seen: set[type], depth: int = 0, callables: bool = False) -> None:
+        """Exact types only (``type(value)``, never ``isinstance``, which asks the object its
+        ``__class__``): code of the verifier's must not run while lambdify prints, or it can
+        change what was vetted (a namespace whose ``__dict__`` renamed a vetted Symbol to the
+        solution's text: tests/redteam/attacks/rule_entry_lambdify_hook_renames_symbol).
+        ``callables``: ``value`` is a value of a ``modules=`` namespace dict (called by the
+        generated code, never printed or touched by lambdify)."""
+        kind = type(value)
         if depth > 50:
             raise _refuse("refused to lambdify an object nested this deeply")
-        if isinstance(value, str):
-            if not (plain_name(value) or written_by_a_programmer(_exact(value))):
+        if kind is str:
+            if not (plain_name(value) or written_by_a_programmer(value)):
                 raise _refuse(
                     "refused to lambdify text that is not a literal of the verifier's code"
                 )
-        elif isinstance(value, sympy.Basic):  # before callable(): a Lambda is both
+        elif issubclass(kind, sympy.Basic):  # before callable(): a Lambda is both
             for node in sympy.preorder_traversal(value):
                 vet_node(node, seen)
-        elif isinstance(value, MatrixBase | list | tuple | set | frozenset):
-            if isinstance(value, MatrixBase):
-                vet_class(type(value), seen)
-            for item in value:
-                vet(item, seen, depth + 1, callables)
-        elif isinstance(value, dict):
-            for key, item in value.items():
+        elif issubclass(kind, MatrixBase):
+            vet_class(kind, seen)
+            for item in value:  # type: ignore[attr-defined]
+                vet(item, seen, depth + 1)
+        elif kind in (list, tuple, set, frozenset):
+            for item in value:  # type: ignore[attr-defined]
+                vet(item, seen, depth + 1, False)
+        elif kind is dict:
+            for key, item in value.items():  # type: ignore[attr-defined]
+                if type(key) is not str:
+                    raise _refuse("refused a lambdify namespace keyed by anything but str")
                 vet(key, seen, depth + 1)
                 vet(item, seen, depth + 1, callables)
         elif not (
             value is None
-            or isinstance(value, harmless)
+            or kind in harmless
+            or (kind is types.ModuleType and library_module(value))  # type: ignore[arg-type]
+            or (kind is numpy.ndarray and value.dtype.kind in "biufc")  # type: ignore[attr-defined]
             or (callables and callable(value))
-            or (isinstance(value, numpy.ndarray) and value.dtype.kind in "biufc")
         ):
-            raise _refuse(f"refused to lambdify a {type(value).__name__} (it is printed into code)")
+            raise _refuse(f"refused to lambdify a {kind.__name__} (it is printed into code)")
+
+    def vet_modules(value: object, seen: set[type]) -> None:
+        """``modules=``: a namespace, or a list of them (a module's name, a library module,
+        a dict whose values may be callables)."""
+        for item in value if type(value) in (list, tuple) else (value,):  # type: ignore[attr-defined]
+            if type(item) is dict:
+                vet(item, seen, 1, callables=True)
+            else:
+                vet(item, seen, 1)
 
     def vet_call(args: tuple[object, ...], kwargs: dict[str, object]) -> None:
         if len(args) > len(_LAMBDIFY_PARAMETERS):
@@ -248,7 +285,7 @@ def _lambdify_vetting() -> Callable[[tuple[object, ...], dict[str, object]], Non
         seen: set[type] = set()
         for name, value in given.items():
             if name == "modules":
-                vet(value, seen, callables=True)
+                vet_modules(value, seen)
             elif name == "printer":
                 if not (value is None or printers.get(id(value)) is value):
                     raise _refuse(

@@ -32,6 +32,7 @@ recorded (``refusal()``): the harness turns a verdict that saw one into RUNTIME_
 the verifier caught the exception. An exception inside the guard is a refusal, never a pass.
 """
 
+import ast
 import codecs
 import io
 import sys
@@ -240,6 +241,29 @@ def _path_holds(path: str | None, what: str) -> None:
         )
 
 
+def _entry_compiles(
+    path: str | None, admitting: types.FrameType, caller: types.FrameType, source: object
+) -> bool:
+    """The compile is the admitted entry's own work: for the parser, text built from the
+    admitted literal and the parser's own words (a tree read as text, once ast's node classes
+    are checked to be the zygote's); for lambdify, the object one of its compile sites holds."""
+    if path == "parser":
+        admitted = admitting.f_locals.get("admitted_text")
+        if type(admitted) is not str:
+            return False
+        if type(source) is str or type(source) is bytes:
+            text: str | None = source_text(source)
+        elif issubclass(type(source), ast.AST):
+            _path_holds("tree", "a syntax tree")
+            text = harness_factories.parser_tree(caller, source)
+        else:
+            return False
+        return text is not None and harness_factories.parser_output(admitted, text)
+    if path == "lambdify":
+        return harness_factories.lambdify_site(caller, source)
+    return False
+
+
 def _check_compile(source: object) -> None:
     caller = _outside_guard()
     # An admitted entry's own compile, or a library module's body while it is imported; the
@@ -249,9 +273,15 @@ def _check_compile(source: object) -> None:
         if isinstance(source, str | bytes) and _literal(source):
             return  # a programmer's text: (a) admits it whatever the path (parse_expr's own)
         function = admitting.f_locals.get("function")
-        return _path_holds(harness_namespaces.entry_path(function), "an admitted entry")
-    if harness_library.importing_a_library(caller):
-        return
+        path = harness_namespaces.entry_path(function)
+        _path_holds(path, "an admitted entry")
+        if caller is not None and _entry_compiles(path, admitting, caller, source):
+            return None
+        # Not the entry's own work (code of the verifier's ran inside it): judged as any other.
+    if harness_library.importing_a_library(caller) and harness_factories.import_statements(
+        source_text(source)
+    ):
+        return _admitted("compile: imports in a library module's body")
     if caller is not None and harness_library.module_source_admitted(caller, source):
         return _admitted("compile: a library module's source")
     factory = None if caller is None else harness_factories.factory_check(caller)

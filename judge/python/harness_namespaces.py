@@ -235,6 +235,21 @@ def capture() -> None:
     _PATHS["lambdify"] = _records(LAMBDIFY_PATH)
     for factory, path in FACTORY_PATHS.items():
         _PATHS[factory] = _records(path)
+    _PATHS["tree"] = _Path(tuple(_tree_records()))
+
+
+def _tree_records() -> list[_Record]:
+    """ast's node classes, which ``compile`` reads a tree through (``parse_expr`` with
+    ``evaluate=False`` compiles the tree evaluateFalse builds): a property put on
+    ``ast.Expression.body`` handed the compile another tree after the guard had admitted it
+    (tests/redteam/attacks/rule_entry_ast_class_property)."""
+    records = []
+    for value in list(vars(ast).values()):
+        if isinstance(value, type) and issubclass(value, ast.AST):
+            own = _own_dict(value)
+            if own is not None:
+                records.append(_Record(f"ast.{value.__qualname__}", own, False))
+    return records
 
 
 def entry_path(function: object) -> str | None:

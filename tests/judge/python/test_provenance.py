@@ -176,6 +176,50 @@ def test_the_nsimplify_factory_admits_numbers_and_plain_names_only() -> None:
         assert not harness_factories.numbers_and_names(text), text
 
 
+def test_an_admitted_parse_compiles_only_text_built_from_its_literal() -> None:
+    """What sympy's parser builds from a literal passes; the solution's names do not, whoever
+    put them in (red team 4: code of the verifier's running inside the admitted call)."""
+    result = _run(
+        """
+        from judge.python import harness_factories as f
+        from sympy.parsing.sympy_parser import (
+            parse_expr, stringify_expr, standard_transformations, T,
+        )
+        import sympy
+        built = []
+        for text, steps in (
+            ("x**2 + 2*x + 1", standard_transformations),
+            ("2xy + sin x^2 + 0.5", T[:]),
+            ("Matrix([[1, 2], [3, 4]])", standard_transformations),
+            ("f(x) - 3.25e-3 + lambda y: y", standard_transformations),
+        ):
+            code = stringify_expr(text, {}, dict(vars(sympy)), steps)
+            built.append(f.parser_output(text, code))
+        refused = [
+            f.parser_output("x", code)
+            for code in (
+                "primefactors (Integer (391 ))[0 ]", "Symbol ('x' )+FF (7 )",
+                "Symbol ('x' ).__class__", "eval ('x')", "Symbol ('primefactors')",
+            )
+        ]
+        imports = [f.import_statements(t) for t in ("from numpy import *", "import a.b")]
+        not_imports = [
+            f.import_statements(t)
+            for t in ("from . import x", "import a as b", "x = 1", "from a import b as c", "")
+        ]
+        print(json.dumps({"built": built, "refused": refused, "imports": imports,
+                          "not_imports": not_imports}))
+        """
+    )
+
+    assert result == {
+        "built": [True] * 4,
+        "refused": [False] * 5,
+        "imports": [True, True],
+        "not_imports": [False] * 5,
+    }
+
+
 def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_arming_is_one_way() -> (
     None
 ):
