@@ -38,7 +38,7 @@ def warm_keys():
 
 def test_the_problem_list_serves_the_best_bid_and_ask(world):
     place_bid(buyer=world.buyer, problem=world.problem, price=Money(700, "DEMO"), quantity=1)
-    place_bid(buyer=world.buyer, problem=world.problem, price=Money(800, "DEMO"), quantity=1)
+    place_bid(buyer=world.other_solver, problem=world.problem, price=Money(800, "DEMO"), quantity=1)
     empty = ProblemFactory(title="Nobody trades here")
     body = world.client("anonymous").get("/api/v1/problems/").json()
     rows = {p["id"]: p for p in body["results"]}

@@ -101,8 +101,11 @@ def test_throttling_answers_429_with_retry_after(world, monkeypatch):
     monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"read": "600/min", "write": "2/min"})
     client = world.client("other_solver")
     body = {"problem": world.problem.pk, "side": "bid", "price_minor": 10, "currency": "DEMO"}
-    assert client.post("/api/v1/orders/", body, "json").status_code == 201
-    assert client.post("/api/v1/orders/", body, "json").status_code == 201
+    placed = client.post("/api/v1/orders/", body, "json")
+    assert placed.status_code == 201
+    # A second write (one open bid per buyer and problem: the bid is cancelled, not repeated).
+    cancel = client.post(f"/api/v1/orders/{placed.json()['id']}/cancel/", {}, "json")
+    assert cancel.status_code == 200
     before = snapshot()
     response = client.post("/api/v1/orders/", body, "json")
     assert_error(response, 429, "api:throttled")
@@ -371,7 +374,7 @@ def test_a_client_order_id_in_the_body_is_kept_with_an_idempotency_key(world):
         "/api/v1/orders/", body, "json", HTTP_IDEMPOTENCY_KEY="k-mine"
     )
     assert response.status_code == 201 and response.json()["client_order_id"] == "mine-1"
-    plain = world.client("other_solver").post("/api/v1/orders/", {**body, "client_order_id": "x"})
+    plain = world.client("buyer").post("/api/v1/orders/", {**body, "client_order_id": "x"})
     assert plain.status_code == 201 and plain.json()["client_order_id"] == "x"
 
 

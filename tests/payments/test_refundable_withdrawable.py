@@ -126,7 +126,9 @@ def test_spending_draws_on_the_deposit_first():
 
     bid = place_bid(buyer=user, problem=problem, price=Money(1_500, Currency.USD), quantity=1)
     assert split(user) == (500, 3_000)  # the deposit paid for the bid
-    place_bid(buyer=user, problem=problem, price=Money(1_000, Currency.USD), quantity=1)
+    # (on another problem: one open bid per buyer and problem)
+    other = ProblemFactory(currency=Currency.USD)
+    place_bid(buyer=user, problem=other, price=Money(1_000, Currency.USD), quantity=1)
     assert split(user) == (0, 2_500)  # then the proceeds
 
     # A released hold returns as deposit money, never as withdrawable proceeds...

@@ -109,7 +109,7 @@ def _released_parts(
     share = min(
         part * hold.amount_minor // trade.price_minor, hold.amount_minor - hold.reversed_minor
     )
-    lot = FundsLot.objects.select_for_update().filter(proceeds_hold=hold).first()
+    lot = FundsLot.objects.select_for_update(no_key=True).filter(proceeds_hold=hold).first()
     parts: list[_Part] = []
     if lot is None or share <= 0:
         return parts
@@ -196,7 +196,7 @@ def take_back(
     accounts, locked = lock_buyer_and_sellers(buyer, sellers)
     if {f.pk for f in _unsettled_fundings(deposit)} - {f.pk for f in fundings}:
         raise PaymentsBusy("a trade paid by this deposit is committing; try again")
-    lot = FundsLot.objects.select_for_update().filter(deposit=deposit).first()
+    lot = FundsLot.objects.select_for_update(no_key=True).filter(deposit=deposit).first()
 
     # 1. The deposit's own unspent lot.
     from_lot = min(amount_minor, lot.remaining_minor if lot is not None else 0)

@@ -104,7 +104,7 @@ def _take(
     from market.payments.tasks import send_deposit_refund_task
 
     with transaction.atomic():
-        deposit = Deposit.objects.select_for_update().filter(pk=deposit_id, user_id=user_id).first()
+        deposit = Deposit.objects.select_for_update(no_key=True).filter(pk=deposit_id, user_id=user_id).first()
         if deposit is None:
             raise NotFound("no such deposit")
         if deposit.status != DepositStatus.PAID or not deposit.payment_intent_id:
@@ -242,7 +242,7 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
     outside refund the request was hiding is posted."""
     with transaction.atomic():
         deposit_id = DepositRefund.objects.values_list("deposit_id", flat=True).get(pk=refund_id)
-        deposit = Deposit.objects.select_for_update().get(pk=deposit_id)
+        deposit = Deposit.objects.select_for_update(no_key=True).get(pk=deposit_id)
         refund = DepositRefund.objects.select_for_update().get(pk=refund_id)
         if refund.status != RefundStatus.REQUESTED:
             return refund
