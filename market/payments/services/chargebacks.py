@@ -95,7 +95,9 @@ def lock_deposit_for_payment(payment_intent_id: str | None, what: str) -> Deposi
     deposit = None
     if payment_intent_id:
         deposit = (
-            Deposit.objects.select_for_update(no_key=True).filter(payment_intent_id=payment_intent_id).first()
+            Deposit.objects.select_for_update(no_key=True)
+            .filter(payment_intent_id=payment_intent_id)
+            .first()
         )
     if deposit is None or deposit.status != DepositStatus.PAID:
         # Stripe does not order deliveries: the payment's checkout.session.completed may be

@@ -66,7 +66,9 @@ def consume_lots(
     lots and oldest first among each (as the balance split spends the deposit part first, and
     as the trade trigger does); return the parts consumed, ``(lot id, amount)``.
     Precondition: the user's AVAILABLE account is locked."""
-    lots = FundsLot.objects.select_for_update(no_key=True).filter(user_id=user_id, remaining_minor__gt=0)
+    lots = FundsLot.objects.select_for_update(no_key=True).filter(
+        user_id=user_id, remaining_minor__gt=0
+    )
     if source is not None:
         lots = lots.filter(source=source)
     if exclude is not None:
@@ -104,7 +106,11 @@ def take_from_proceeds_lot(*, proceeds_hold_id: int, amount_minor: int) -> None:
     """Take ``amount_minor`` back out of the proceeds lot of a hold, as far as it is unspent
     (a reversal closed after a won dispute had put the amount back there). Precondition: the
     seller's AVAILABLE account is locked."""
-    lot = FundsLot.objects.select_for_update(no_key=True).filter(proceeds_hold_id=proceeds_hold_id).first()
+    lot = (
+        FundsLot.objects.select_for_update(no_key=True)
+        .filter(proceeds_hold_id=proceeds_hold_id)
+        .first()
+    )
     if lot is not None and lot.remaining_minor:
         lot.remaining_minor -= min(amount_minor, lot.remaining_minor)
         lot.save(update_fields=["remaining_minor"])
@@ -139,7 +145,11 @@ def restore_lot(lot_id: int, amount_minor: int) -> int:
     """Give back up to ``amount_minor`` to a lot a won dispute's step 5 consumed, never beyond
     its amount nor, for a deposit lot, beyond what may still be refunded or disputed of its
     deposit (refunded or disputed meanwhile, that money is gone); return what it took."""
-    lot = FundsLot.objects.select_for_update(no_key=True, of=("self",)).select_related("deposit").get(pk=lot_id)
+    lot = (
+        FundsLot.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("deposit")
+        .get(pk=lot_id)
+    )
     room = lot.amount_minor - lot.remaining_minor
     if lot.deposit is not None:
         from market.payments.services.buckets import deposit_room_minor

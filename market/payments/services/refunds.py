@@ -104,7 +104,11 @@ def _take(
     from market.payments.tasks import send_deposit_refund_task
 
     with transaction.atomic():
-        deposit = Deposit.objects.select_for_update(no_key=True).filter(pk=deposit_id, user_id=user_id).first()
+        deposit = (
+            Deposit.objects.select_for_update(no_key=True)
+            .filter(pk=deposit_id, user_id=user_id)
+            .first()
+        )
         if deposit is None:
             raise NotFound("no such deposit")
         if deposit.status != DepositStatus.PAID or not deposit.payment_intent_id:

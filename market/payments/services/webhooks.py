@@ -180,7 +180,11 @@ def process_event(*, event: dict[str, Any]) -> tuple[StripeEvent, bool]:
 
 def _lock_deposit_for_session(session_id: str, session: dict[str, Any]) -> Deposit | None:
     reference = shapes.optional_str(session, "client_reference_id", "session")
-    deposit = Deposit.objects.select_for_update(no_key=True).filter(checkout_session_id=session_id).first()
+    deposit = (
+        Deposit.objects.select_for_update(no_key=True)
+        .filter(checkout_session_id=session_id)
+        .first()
+    )
     if deposit is not None:
         return deposit
     # The webhook can beat our own write of the session id: fall back to our reference.
