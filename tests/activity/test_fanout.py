@@ -81,10 +81,11 @@ def test_an_announcement_that_fails_is_dropped_without_blocking_the_rest(monkeyp
     from activity.services import events
 
     market = Market()
-    seller, bidder = UserFactory(), funded(100_000)
+    seller = UserFactory()
     market.accepted(solver=seller)
+    # Two bidders: one open bid per buyer and problem.
     bad, good = (
-        place_bid(buyer=bidder, problem=market.problem, price=demo(10 + i), quantity=1)
+        place_bid(buyer=funded(100_000), problem=market.problem, price=demo(10 + i), quantity=1)
         for i in range(2)
     )
     real_announce = events.announce_bid
@@ -127,10 +128,11 @@ def test_two_drains_at_once_never_do_the_same_row(monkeypatch):
     from activity.services import events
 
     market = Market()
-    seller, bidder = UserFactory(), funded(100_000)
+    seller = UserFactory()
     market.accepted(solver=seller)
+    # Forty bidders: one open bid per buyer and problem.
     bids = [
-        place_bid(buyer=bidder, problem=market.problem, price=demo(10 + i), quantity=1)
+        place_bid(buyer=funded(100_000), problem=market.problem, price=demo(10 + i), quantity=1)
         for i in range(40)
     ]
     assert len(queued()) == 40

@@ -129,8 +129,12 @@ def test_page_bids_are_rate_limited_in_the_api_write_bucket(bidder, monkeypatch)
     monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"read": "600/min", "write": "3/min"})
     user, problem, client = bidder
     form = {"bid-price": "1.00", "bid-quantity": "1"}
-    for _ in range(3):
-        assert client.post(f"/problems/{problem.slug}/bid/", form).status_code == 302
+    # Three problems: a buyer has one open bid per problem.
+    others = [ProblemFactory() for _ in range(2)]
+    for other_problem in others:
+        VerifierVersionFactory(verifier=VerifierFactory(problem=other_problem))
+    for each in (problem, *others):
+        assert client.post(f"/problems/{each.slug}/bid/", form).status_code == 302
     assert Order.objects.filter(owner=user).count() == 3
     before = Order.objects.count()
     response = client.post(f"/problems/{problem.slug}/bid/", form)
