@@ -41,8 +41,14 @@ import types
 from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
-    from judge.python import harness_factories, harness_library, harness_namespaces
+    from judge.python import (
+        harness_entries,
+        harness_factories,
+        harness_library,
+        harness_namespaces,
+    )
 except ImportError:  # inside the sandbox: beside harness_factories.py and harness_library.py
+    import harness_entries  # type: ignore[no-redef]
     import harness_factories  # type: ignore[no-redef]
     import harness_library  # type: ignore[no-redef]
     import harness_namespaces  # type: ignore[no-redef]
@@ -89,6 +95,7 @@ def capture() -> None:
     namespaces each admission runs through (``harness_namespaces``). Once."""
     if not harness_library.captured():
         harness_factories.capture()
+        harness_entries.capture()
         harness_namespaces.capture()
         harness_library.capture()
 
@@ -255,12 +262,12 @@ def _entry_compiles(
             text: str | None = source_text(source)
         elif issubclass(type(source), ast.AST):
             _path_holds("tree", "a syntax tree")
-            text = harness_factories.parser_tree(caller, source)
+            text = harness_entries.parser_tree(caller, source)
         else:
             return False
-        return text is not None and harness_factories.parser_output(admitted, text)
+        return text is not None and harness_entries.parser_output(admitted, text)
     if path == "lambdify":
-        return harness_factories.lambdify_site(caller, source)
+        return harness_entries.lambdify_site(caller, source)
     return False
 
 
@@ -278,7 +285,7 @@ def _check_compile(source: object) -> None:
         if caller is not None and _entry_compiles(path, admitting, caller, source):
             return None
         # Not the entry's own work (code of the verifier's ran inside it): judged as any other.
-    if harness_library.importing_a_library(caller) and harness_factories.import_statements(
+    if harness_library.importing_a_library(caller) and harness_entries.import_statements(
         source_text(source)
     ):
         return _admitted("compile: imports in a library module's body")
