@@ -181,7 +181,7 @@ def test_an_admitted_parse_compiles_only_text_built_from_its_literal() -> None:
     put them in (red team 4: code of the verifier's running inside the admitted call)."""
     result = _run(
         """
-        from judge.python import harness_factories as f
+        from judge.python import harness_entries as f
         from sympy.parsing.sympy_parser import (
             parse_expr, stringify_expr, standard_transformations, T,
         )
