@@ -28,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -82,24 +83,40 @@ def _tree_cpu_s(root: int) -> float:
     return total
 
 
-def _servers() -> dict[str, int]:
-    """The PostgreSQL postmaster and Redis server pids (the roots of their process trees)."""
-    found: dict[str, int] = {}
-    names: dict[int, str] = {}
-    parents: dict[int, int] = {}
+def _listening_pid(port: int) -> int | None:
+    """The pid of the process that listens on loopback TCP ``port`` (its socket's owner)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = pathlib.Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            # local_address is HEX_IP:HEX_PORT; state 0A is LISTEN; field 9 is the inode.
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
+                inodes.add(f"socket:[{fields[9]}]")
     for entry in pathlib.Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
+            for fd in (entry / "fd").iterdir():
+                if os.readlink(fd) in inodes:
+                    return int(entry.name)
         except OSError:
             continue
-        names[int(entry.name)] = stat[stat.index("(") + 1 : stat.rindex(")")]
-        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    for pid, name in names.items():
-        role = {"postgres": "postgresql", "redis-server": "redis"}.get(name)
-        if role and names.get(parents[pid]) != name:
-            found.setdefault(role, pid)
+    return None
+
+
+def _servers() -> dict[str, int]:
+    """This run's PostgreSQL postmaster and Redis server (found by the ports of DATABASE_URL
+    and REDIS_URL: other checkouts on this machine run servers of their own)."""
+    found: dict[str, int] = {}
+    for role, variable in (("postgresql", "DATABASE_URL"), ("redis", "REDIS_URL")):
+        port = urllib.parse.urlsplit(os.environ[variable]).port
+        pid = _listening_pid(port) if port else None
+        if pid is not None:
+            found[role] = pid
     return found
 
 
