@@ -7,7 +7,7 @@ config/settings.py and explained in docs/judging.md.
 import os
 
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import task_postrun, task_prerun, worker_ready, worker_shutdown
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -30,6 +30,17 @@ app.autodiscover_tasks(["market", "verifiers", "activity"])
 # tells the worker it is up (verifiers/warm_up.py); Celery's default 4 s would kill it while a
 # zygote imports numpy/sympy on a loaded machine.
 app.conf.worker_proc_alive_timeout = 180.0
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _check_database_connections(**kwargs):
+    """What Django does around each request, around each task: drop a connection that broke
+    (errors, a changed autocommit) or outlived DB_CONN_MAX_AGE; a kept one is health-checked
+    at its next use. Celery's fix-up no longer closes them every time (CELERY_DB_REUSE_MAX)."""
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @worker_ready.connect

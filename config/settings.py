@@ -232,6 +232,13 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # keep reconnecting while Redis restarts
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fix-up closes a task's database connections before and after every task
+# unless this is set: a new PostgreSQL backend (fork, SCRAM handshake, session set-up) per
+# verdict, the largest share of the judge worker's and the server's CPU per verdict (issue 29,
+# docs/performance.md). With it a pool child keeps its connection like a web process does
+# (DB_CONN_MAX_AGE, checked before each task by config/celery.py as Django checks before
+# each request), and the fix-up still closes it after this many tasks.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
@@ -383,6 +390,11 @@ REST_FRAMEWORK = {
     "DEFAULT_METADATA_CLASS": "market.api.metadata.Metadata",  # OPTIONS without a 500
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+# How many requests of one web process may wait for a verdict at once (GET
+# /api/v1/solutions/<id>/?wait=<s>, market/verdict_waits.py): each holds a thread, so give
+# gunicorn more threads than this (the images: --threads 8). A request beyond it, or on a
+# server without threads (sync workers), is answered at once, as if it had not asked to wait.
+API_SOLUTION_WAIT_SLOTS = env.int("API_SOLUTION_WAIT_SLOTS", default=4)
 SPECTACULAR_SETTINGS = {
     "TITLE": "FormalMarket API",
     "DESCRIPTION": "Problems, solutions, order books, orders and authoring. See docs/api.md.",
