@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Greatest
 
-from activity.models import Event, EventKind, ReadMarker
+from activity.models import Event, EventKind, ReadMarker, WebhookEndpoint
 from judge.verdict import Verdict
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus
 
@@ -26,8 +26,20 @@ MAX_FANOUT = 1000
 
 
 def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
-    """After commit, send the users' new events to their webhooks (a task on the default queue)."""
-    ids = sorted(set(user_ids))
+    """After commit, send the users' new events to their webhooks (a task on the default queue).
+
+    Only users with an active endpoint get a task: most have none, and a task per verdict was
+    most of the default worker's CPU per verdict (issue 29). An endpoint registered while this
+    transaction runs may be missed here; the webhook sweep (WEBHOOK_SWEEP_EVERY_S) sends it,
+    as it sends whatever a lost message left behind.
+    """
+    ids = sorted(
+        set(
+            WebhookEndpoint.objects.filter(user_id__in=set(user_ids), disabled_at__isnull=True)
+            .values_list("user_id", flat=True)
+            .distinct()
+        )
+    )
     if not ids:
         return
 

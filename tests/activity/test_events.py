@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from activity.models import Event, EventKind, Fanout, FanoutKind
+from activity.models import Event, EventKind, Fanout, FanoutKind, WebhookEndpoint
 from activity.selectors import count_unread, describe_event
 from activity.services.events import announce_bid, mark_read
 from judge.verdict import Outcome, Reason, Verdict
@@ -25,6 +26,36 @@ def _fee(settings):
 
 def events_of(user) -> list[tuple[str, str]]:
     return list(Event.objects.filter(user=user).order_by("id").values_list("kind", "key"))
+
+
+def test_a_verdict_sends_a_webhook_dispatch_only_to_a_solver_with_an_endpoint(
+    django_capture_on_commit_callbacks,
+):
+    # A task per verdict was most of the default worker's CPU per verdict (issue 29): a solver
+    # without an active endpoint gets none; one with an endpoint gets one, after commit.
+    market = Market(title="Two squares")
+    without, with_endpoint, removed = (
+        SolutionFactory(verifier_version=market.version) for _ in range(3)
+    )
+    WebhookEndpoint.objects.create(
+        user=with_endpoint.solver, url="https://example.com/hook", secret="whsec_x"
+    )
+    WebhookEndpoint.objects.create(
+        user=removed.solver,
+        url="https://example.com/gone",
+        secret="whsec_y",
+        disabled_at=timezone.now(),
+    )
+    verdict = Verdict(Outcome.ACCEPTED, None, "", seed=1)
+    sent: dict[str, int] = {}
+
+    for name, solution in (("without", without), ("with", with_endpoint), ("removed", removed)):
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            record_verdict(solution_id=solution.pk, verdict=verdict)
+        sent[name] = len(callbacks)
+
+    assert sent == {"without": 0, "with": 1, "removed": 0}
+    assert Event.objects.filter(kind=EventKind.SOLUTION_JUDGED).count() == 3
 
 
 def test_a_verdict_is_an_event_with_verdict_reason_and_seed_written_once():
