@@ -53,3 +53,13 @@ def celery_worker(transactional_db):
         shutdown_timeout=30,
     ) as worker:
         yield worker
+
+
+@pytest.fixture(autouse=True)
+def _stop_the_verdict_listener():
+    """A request that waited for a verdict (``?wait=``) started this process's listener, whose
+    connection would keep the test database open: stop it after each test."""
+    yield
+    from market.verdict_waits import stop_listening
+
+    stop_listening()

@@ -1,4 +1,4 @@
-"""The solutions endpoints: list, submit (judged asynchronously), detail and cheap polling."""
+"""The solutions endpoints: list, submit (judged asynchronously), detail, polling and waiting."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from market.api.views import (
 )
 from market.models import Solution
 from market.services.solutions import submit_solution
+from market.verdict_waits import waiting_for_verdict
 from verifiers import access as verifier_access
 
 
@@ -77,8 +78,18 @@ class SolutionListView(ListView):
 def _solution_response(
     request: Request, pk: int, render: Callable[[Solution], dict[str, Any]]
 ) -> Response:
-    """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches."""
-    solution = access.access_solution(user=request.user, solution_id=pk)
+    """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches.
+
+    With ``?wait=<s>`` the answer waits until the solution is judged or the time is up
+    (market/verdict_waits.py); the ETag is then that of the state it answers with.
+    """
+    wait_s = float(_params(s.SolutionWaitSerializer, request).get("wait", 0))
+    multithreaded = bool(request.META.get("wsgi.multithread", False))
+    with waiting_for_verdict(solution_id=pk, wait_s=wait_s, multithreaded=multithreaded) as wait:
+        solution = access.access_solution(user=request.user, solution_id=pk)
+        while wait.pending(solution.status):
+            wait.block()
+            solution = access.access_solution(user=request.user, solution_id=pk)
     etag = _solution_etag(solution, request.user.pk)
     if (not_modified := _not_modified(request, etag)) is not None:
         return not_modified
@@ -88,9 +99,14 @@ def _solution_response(
 
 class SolutionDetailView(GenericAPIView):
     @extend_schema(
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, s.SolutionWaitSerializer],
         responses={200: s.SolutionSerializer, 304: NOT_MODIFIED},
         summary="A solution with its verdict and text (its solver, or a buyer who owns a copy)",
+        description=(
+            "`?wait=<seconds>` (at most 30) holds the answer until the verdict instead of "
+            "polling: it returns as soon as the solution is accepted or rejected, or with its "
+            "pending state when the time is up (a server without a free slot answers at once)."
+        ),
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(
@@ -106,9 +122,10 @@ class SolutionDetailView(GenericAPIView):
 
 class SolutionStatusView(GenericAPIView):
     @extend_schema(
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, s.SolutionWaitSerializer],
         responses={200: s.SolutionStatusSerializer, 304: NOT_MODIFIED},
         summary="Cheap verdict polling: status and verdict only, with an ETag",
+        description="`?wait=<seconds>` (at most 30) waits for the verdict, as on the detail.",
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(

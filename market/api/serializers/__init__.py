@@ -16,6 +16,7 @@ from market.api.serializers.inputs import OrderFilterSerializer as OrderFilterSe
 from market.api.serializers.inputs import ProblemFilterSerializer as ProblemFilterSerializer
 from market.api.serializers.inputs import SolutionCreateSerializer as SolutionCreateSerializer
 from market.api.serializers.inputs import SolutionFilterSerializer as SolutionFilterSerializer
+from market.api.serializers.inputs import SolutionWaitSerializer as SolutionWaitSerializer
 from market.api.serializers.inputs import TokenCreateSerializer as TokenCreateSerializer
 from market.api.serializers.inputs import TradeFilterSerializer as TradeFilterSerializer
 from market.api.serializers.market import BalanceSerializer as BalanceSerializer

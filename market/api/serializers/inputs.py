@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +19,7 @@ from market.models import (
 )
 from market.models.problems import MAX_SOLUTION_BYTES
 from market.money import Currency, format_minor
+from market.verdict_waits import MAX_WAIT_S
 from verifiers.models import Language
 
 
@@ -41,6 +43,23 @@ class ProblemFilterSerializer(serializers.Serializer):
 class SolutionFilterSerializer(serializers.Serializer):
     problem = id_field(required=False)
     status = serializers.ChoiceField(choices=SolutionStatus.choices, required=False)
+
+
+class SolutionWaitSerializer(serializers.Serializer):
+    # Decimal, not float: "nan" and "inf" are refused instead of passing the range check.
+    wait = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=3,
+        min_value=Decimal(0),
+        max_value=Decimal(MAX_WAIT_S),
+        required=False,
+        help_text=(
+            f"Seconds (0 to {MAX_WAIT_S}) to hold the answer until the verdict: it comes as "
+            "soon as the solution is accepted or rejected, or with the pending state when "
+            "the time is up. A server without a free slot answers at once (poll again "
+            "later). Default 0: answer at once."
+        ),
+    )
 
 
 class OrderFilterSerializer(serializers.Serializer):
