@@ -21,4 +21,4 @@ RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-signs-nothing REDIS_URL=redis
     python manage.py collectstatic --noinput -v0
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--preload", "--no-control-socket"]
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "8", "--preload", "--no-control-socket"]

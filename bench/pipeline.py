@@ -4,14 +4,18 @@ The production-shaped stack (tests/production/stack.py: gunicorn with DEBUG off,
 worker, a Python judge worker with ``--judge-processes`` pool children, beat, on this machine's
 PostgreSQL and Redis) is started; ``--clients`` API clients (threads, one user and token each)
 submit ``--solutions`` solutions of the demo problem "Factor 391" through ``POST
-/api/v1/solutions/`` and poll the status resource until the verdict. Latency is taken from the
-server's own timestamps (``judged_at - created_at``), so the clients' polling interval does not
-count. Then ``--single`` submissions one at a time (the low-load latency of one user).
+/api/v1/solutions/`` and wait for each verdict with ``GET <solution>?wait=30`` (held by the
+server until the verdict; ``--poll``: poll the status resource every 0.25 s instead, as
+clients did before the wait existed). Latency is taken from the server's own timestamps
+(``judged_at - created_at``), so the clients' waiting does not count. Then ``--single``
+submissions one at a time (the low-load latency of one user). The web role runs as the
+images run it (``--web-workers 3 --web-threads 8``, gunicorn's gthread worker).
 
 In the same run, as the baseline, the judge core alone: the same verifier and solutions through
 ``PythonJudge`` with as many warm zygotes as the worker has pool children.
 
     .venv/bin/python bench/pipeline.py [--solutions 200] [--clients 8] [--judge-processes 2]
+        [--web-workers 3] [--web-threads 8] [--poll]
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ FINAL = ("accepted", "rejected")
 # A client polls the status resource this often (the example client starts at 0.5 s); the
 # latency figures come from the server's timestamps, so polling only adds load, as it does live.
 POLL_S = 0.25
+WAIT_S = 30.0  # the longest wait the API allows
 
 
 class ProxiedClient(Client):
@@ -194,7 +199,25 @@ def _parse_time(value: str) -> dt.datetime:
     return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def _wait(client: Client, solution: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+def _wait(
+    client: Client, solution: dict[str, Any], timeout_s: float, *, poll: bool = False
+) -> dict[str, Any]:
+    """The full record once judged: held by the server (``?wait=``), or by polling."""
+    if poll:
+        return _poll(client, solution, timeout_s)
+    deadline = time.monotonic() + timeout_s
+    while (remaining := deadline - time.monotonic()) > 0:
+        asked_s = min(WAIT_S, max(remaining, 0.001))
+        started = time.monotonic()
+        record = client.get(f"{solution['url']}?wait={asked_s:.3f}")
+        if record["status"] in FINAL:
+            return dict(record)
+        if time.monotonic() - started < asked_s / 2:
+            time.sleep(POLL_S)  # not held (no free slot on the server): poll meanwhile
+    raise TimeoutError(f"no verdict for solution {solution['id']} within {timeout_s:.0f} s")
+
+
+def _poll(client: Client, solution: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     """Poll the status resource (304 while unchanged) until the verdict; the full record."""
     url = solution["url"].rstrip("/") + "/status/"
     etag: str | None = None
@@ -220,6 +243,7 @@ def _burst(
     solutions: int,
     timeout_s: float,
     roots: dict[str, int],
+    poll: bool,
 ) -> dict[str, object]:
     latencies: list[float] = []
     statuses: dict[str, int] = {}
@@ -234,7 +258,7 @@ def _burst(
             submitted = client.post(
                 "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(index)}
             )
-            record = _wait(client, submitted, timeout_s)
+            record = _wait(client, submitted, timeout_s, poll=poll)
         except Exception as exc:  # noqa: BLE001 - a bench counts failures, it does not stop
             with lock:
                 errors.append(f"{type(exc).__name__}: {exc}"[:200])
@@ -278,13 +302,15 @@ def _burst(
     }
 
 
-def _single(client: Client, verifier_id: int, count: int, timeout_s: float) -> dict[str, object]:
+def _single(
+    client: Client, verifier_id: int, count: int, timeout_s: float, poll: bool
+) -> dict[str, object]:
     latencies: list[float] = []
     for i in range(count):
         submitted = client.post(
             "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(100_000 + i)}
         )
-        latencies.append(_server_latency_s(_wait(client, submitted, timeout_s)))
+        latencies.append(_server_latency_s(_wait(client, submitted, timeout_s, poll=poll)))
     return {"submit_to_verdict": _percentiles(latencies)}
 
 
@@ -295,6 +321,11 @@ def main() -> None:
     parser.add_argument("--judge-processes", type=int, default=2)
     parser.add_argument("--single", type=int, default=20)
     parser.add_argument("--timeout-s", type=float, default=600.0)
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn --workers")
+    parser.add_argument("--web-threads", type=int, default=8, help="gunicorn --threads")
+    parser.add_argument(
+        "--poll", action="store_true", help="poll the status resource instead of ?wait="
+    )
     parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/pipeline")
     args = parser.parse_args()
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
@@ -305,14 +336,21 @@ def main() -> None:
     report: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
         "judge_core_same_run": core,
+        "web": {"workers": args.web_workers, "threads": args.web_threads},
+        "clients_wait_by": "polling every 0.25 s" if args.poll else "?wait=30",
     }
     started = time.monotonic()
-    with production_stack(args.folder, judge_processes=args.judge_processes) as stack:
+    with production_stack(
+        args.folder,
+        judge_processes=args.judge_processes,
+        web_workers=args.web_workers,
+        web_threads=args.web_threads,
+    ) as stack:
         report["stack_start_s"] = round(time.monotonic() - started, 1)
         users = create_users(stack.env, args.clients, prefix="bench", password=PASSWORD)
         clients = []
         for name in users:
-            client = ProxiedClient(stack.base_url)
+            client = ProxiedClient(stack.base_url, timeout_s=WAIT_S + 30)
             client.token = create_token(client, name, PASSWORD)
             clients.append(client)
         problem = find_demo_problem(clients[0], "demo-factor-391")
@@ -320,14 +358,16 @@ def main() -> None:
         # The first verdict of the fresh stack (the worker's warm-up, or its absence).
         first = clients[0].post("/api/v1/solutions/", {"verifier": verifier_id, "text": "17 23\n"})
         report["first_verdict_s"] = round(
-            _server_latency_s(_wait(clients[0], first, args.timeout_s)), 3
+            _server_latency_s(_wait(clients[0], first, args.timeout_s, poll=args.poll)), 3
         )
         report["single_client_sequential"] = _single(
-            clients[0], verifier_id, args.single, args.timeout_s
+            clients[0], verifier_id, args.single, args.timeout_s, args.poll
         )
         roots = {role: process.pid for role, process in stack.processes.items()}
         roots.update(_servers())
-        report["burst"] = _burst(clients, verifier_id, args.solutions, args.timeout_s, roots)
+        report["burst"] = _burst(
+            clients, verifier_id, args.solutions, args.timeout_s, roots, args.poll
+        )
     burst_rate = report["burst"]["verdicts_per_s"]
     report["end_to_end_share_of_core"] = round(burst_rate / core["verdicts_per_s"], 3)
     report["machine"]["load_avg_1m_at_end"] = round(os.getloadavg()[0], 2)

@@ -2,8 +2,9 @@
 """A FormalMarket solver in one file, standard library only: copy it and adapt it.
 
 It fetches a demo problem (Python or Lean), submits your solution, waits for the verdict
-(cheap polling with ETag / If-None-Match), and, when ACCEPTED, lists an ask for it (by default
-at the best bid, so on a demo problem it sells to the practice bot at once).
+(the server holds the request until the verdict: ?wait=), and, when ACCEPTED, lists an ask
+for it (by default at the best bid, so on a demo problem it sells to the practice bot at
+once).
 
     python examples/solver_client.py --base-url http://127.0.0.1:8000 \\
         --username alice --password '...' --problem demo-factor-391 --solution '17 23'
@@ -176,21 +177,28 @@ def submit(client: Client, verifier_id: int, text: str) -> dict[str, Any]:
 
 
 def wait_for_verdict(client: Client, solution: dict[str, Any], timeout_s: float = 120.0) -> Any:
-    """Poll the small status resource with If-None-Match: unchanged answers are 304, no body."""
+    """Ask the small status resource to hold the answer until the verdict (``?wait=``, up to
+    20 s a request); a server that answers at once is polled with If-None-Match (unchanged
+    answers are 304, no body)."""
     url = solution["url"].rstrip("/") + "/status/"
     etag, state, delay = None, None, 0.5
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
+    while (remaining := deadline - time.monotonic()) > 0:
+        held_s = round(min(20.0, remaining), 3)
         headers = {"If-None-Match": etag} if etag else {}
-        status, response_headers, body = client.request("GET", url, headers=headers)
+        asked = time.monotonic()
+        status, response_headers, body = client.request(
+            "GET", f"{url}?wait={held_s}", headers=headers
+        )
         if status == 200:
             etag, state = response_headers.get("ETag"), body
             if body["status"] in ("accepted", "rejected"):
                 return body
             if body["pending_reason"]:
                 print(f"  still pending: {body['pending_reason']}")
-        time.sleep(delay)
-        delay = min(delay * 1.5, 5.0)
+        if time.monotonic() - asked < held_s / 2:  # not held: poll with a growing interval
+            time.sleep(delay)
+            delay = min(delay * 1.5, 5.0)
     reason = (state or {}).get("pending_reason") or "not judged yet"
     raise SystemExit(f"no verdict within {timeout_s:.0f} s ({reason}); try again later")
 

@@ -66,15 +66,22 @@ def submit_solution(
     sha256 = hashlib.sha256(data).hexdigest()
     version = verifier_version
     try:
+        # Insert first: a new text is the common case, and the unique key (solver, version,
+        # text) finds the duplicate (get_or_create's SELECT and savepoint cost 3 round trips
+        # more per submission).
         with transaction.atomic():
-            solution, created = Solution.objects.get_or_create(
+            solution = Solution.objects.create(
                 solver_id=solver.pk,
                 verifier_version=version,
                 sha256=sha256,
-                defaults={"problem": problem, "text": decoded, "size_bytes": len(data)},
+                problem=problem,
+                text=decoded,
+                size_bytes=len(data),
             )
-            if created:
-                transaction.on_commit(lambda: enqueue_judging(solution_id=solution.pk))
+            language = version.language
+            transaction.on_commit(
+                lambda: enqueue_judging(solution_id=solution.pk, language=language)
+            )
     except IntegrityError:
         solution = Solution.objects.get(
             solver_id=solver.pk, verifier_version=version, sha256=sha256
@@ -82,15 +89,16 @@ def submit_solution(
     return solution
 
 
-def enqueue_judging(*, solution_id: int) -> None:
-    """Send a solution to the judge queue of its verifier's language."""
+def enqueue_judging(*, solution_id: int, language: str | None = None) -> None:
+    """Send a solution to the judge queue of its verifier's language (read when not given)."""
     from market.tasks import judge_lean_task, judge_python_task
 
-    language = (
-        Solution.objects.filter(pk=solution_id)
-        .values_list("verifier_version__language", flat=True)
-        .first()
-    )
+    if language is None:
+        language = (
+            Solution.objects.filter(pk=solution_id)
+            .values_list("verifier_version__language", flat=True)
+            .first()
+        )
     task = judge_lean_task if language == Language.LEAN else judge_python_task
     task.apply_async(kwargs={"solution_id": solution_id})
 

@@ -84,8 +84,10 @@ class Transport:
         headers: dict[str, str] | None = None,
         idempotency_key: str | None = None,
         authenticated: bool = True,
+        timeout_s: float | None = None,
     ) -> Response:
-        """One API call (with its retries). Raises a typed ApiError for a 4xx/5xx answer."""
+        """One API call (with its retries). Raises a typed ApiError for a 4xx/5xx answer.
+        ``timeout_s`` replaces the transport's for this call (a request the server holds)."""
         url = self._url(path)
         data = json.dumps(body).encode() if body is not None else None
         all_headers = {"Accept": "application/json", "User-Agent": USER_AGENT, **(headers or {})}
@@ -99,7 +101,9 @@ class Transport:
         while True:
             request = urllib.request.Request(url, data=data, method=method, headers=all_headers)  # noqa: S310
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout_s) as answer:  # noqa: S310
+                with urllib.request.urlopen(  # noqa: S310
+                    request, timeout=timeout_s or self.timeout_s
+                ) as answer:
                     raw = answer.read()
                     return Response(answer.status, dict(answer.headers), _json(raw))
             except urllib.error.HTTPError as exc:
