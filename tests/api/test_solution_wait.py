@@ -80,7 +80,7 @@ def test_without_threads_or_a_free_slot_the_wait_is_not_held(settings):
     assert max(sync_s, no_slot_s) < MAX_WAIT_S / 2
 
 
-@pytest.mark.parametrize("value", ["", "abc", "-1", "30.5", "31", "nan", "inf", "1e9", "0.0001"])
+@pytest.mark.parametrize("value", ["", "abc", "-1", "30.5", "31", "nan", "inf", "-inf", "1e9"])
 @pytest.mark.django_db
 def test_a_bad_wait_is_a_json_400(value):
     solution = SolutionFactory()

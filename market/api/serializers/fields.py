@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -32,6 +33,17 @@ class StrictIntegerField(serializers.IntegerField):
         ):
             self.fail("invalid")
         return super().to_internal_value(data)  # type: ignore[no-any-return]
+
+
+class FiniteFloatField(serializers.FloatField):
+    """A finite number: DRF's ``FloatField`` takes ``nan``, which passes every range check
+    (no comparison with it is true), and ``inf``."""
+
+    def to_internal_value(self, data: Any) -> float:
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("invalid")
+        return float(value)
 
 
 _DIGITS = re.compile(r"-?[0-9]{1,30}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -10,7 +9,12 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from market.api.errors import ApiError
-from market.api.serializers.fields import MAX_ID, StrictIntegerField, id_field
+from market.api.serializers.fields import (
+    MAX_ID,
+    FiniteFloatField,
+    StrictIntegerField,
+    id_field,
+)
 from market.models import (
     OrderSide,
     OrderStatus,
@@ -46,12 +50,9 @@ class SolutionFilterSerializer(serializers.Serializer):
 
 
 class SolutionWaitSerializer(serializers.Serializer):
-    # Decimal, not float: "nan" and "inf" are refused instead of passing the range check.
-    wait = serializers.DecimalField(
-        max_digits=6,
-        decimal_places=3,
-        min_value=Decimal(0),
-        max_value=Decimal(MAX_WAIT_S),
+    wait = FiniteFloatField(
+        min_value=0,
+        max_value=MAX_WAIT_S,
         required=False,
         help_text=(
             f"Seconds (0 to {MAX_WAIT_S}) to hold the answer until the verdict: it comes as "
