@@ -6,6 +6,8 @@ REDIS_URL are given; the settings refuse to load without them.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 
@@ -53,6 +55,10 @@ def celery_worker(transactional_db):
         shutdown_timeout=30,
     ) as worker:
         yield worker
+    # The worker's thread kept its database connection between tasks (CELERY_DB_REUSE_MAX, as
+    # a pool child does) and has ended: its connection is garbage, in a reference cycle, and
+    # would hold the test database open until a collection. Collect it now (PQfinish).
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
