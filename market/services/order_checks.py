@@ -225,8 +225,7 @@ def solution_limit(held: int, limit: int, max_quantity: int) -> SolutionLimit:
     if max_quantity > 0:
         return SolutionLimit(
             f"You hold {held} solution{'' if held == 1 else 's'} of this problem; a bid may "
-            f"buy at most "
-            f"{max_quantity} more (limit {limit} per buyer and problem).",
+            f"buy at most {max_quantity} more (limit {limit} per buyer and problem).",
             fields={"quantity": [f"must be at most {max_quantity}"]},
         )
     holding = f"{held}" if held <= limit else f"more than {limit}"
