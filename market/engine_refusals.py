@@ -41,6 +41,7 @@ from market.services.order_checks import (
     check_ask_solution,
     client_order_id_reused,
     self_trade,
+    solution_limit,
 )
 
 # The class of SQLSTATEs the engine raises (custom: no PostgreSQL class starts with F).
@@ -160,6 +161,12 @@ REFUSALS: dict[str, Refusal] = {
         "bid-already-open", lambda detail, price: bid_already_open(int(detail["order_id"]))
     ),
     "FM016": Refusal("self-trade", lambda detail, price: self_trade(int(detail["order_id"]))),
+    "FM017": Refusal(
+        "solution-limit",
+        lambda detail, price: solution_limit(
+            int(detail["held"]), int(detail["limit"]), int(detail["max_quantity"])
+        ),
+    ),
 }
 
 

@@ -44,6 +44,13 @@ class SelfTrade(UserError):
     http_status = 409
 
 
+class SolutionLimit(UserError):
+    """The bid would take its buyer past the limit of solutions held of one problem."""
+
+    code = "market:solution-limit"
+    http_status = 409
+
+
 class SolutionNotAccepted(UserError):
     code = "market:solution-not-accepted"
     http_status = 409

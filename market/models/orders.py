@@ -168,7 +168,12 @@ class Trade(models.Model):
             models.CheckConstraint(condition=~Q(buyer=F("seller")), name="trade_no_self_trade"),
             models.UniqueConstraint(fields=["buyer", "solution"], name="trade_one_copy_per_buyer"),
         ]
-        indexes = [models.Index(fields=["problem", "-id"], name="trade_problem_recent")]
+        indexes = [
+            models.Index(fields=["problem", "-id"], name="trade_problem_recent"),
+            # The solutions a buyer holds of one problem (one trade each): the engine counts
+            # them, up to the limit, before a bid (market_place_order, FM017).
+            models.Index(fields=["buyer", "problem"], name="trade_holdings_by_buyer"),
+        ]
 
     def __str__(self) -> str:
         return f"trade {self.pk} @ {self.price_minor} {self.currency}"

@@ -11,11 +11,20 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
-from market.exceptions import BidAlreadyOpen, NotTradable
-from market.models import AccountKind, Order, OrderSide, OrderStatus, Problem, ProblemStatus
+from market.exceptions import BidAlreadyOpen, NotTradable, SolutionLimit
+from market.models import (
+    AccountKind,
+    Order,
+    OrderSide,
+    OrderStatus,
+    Problem,
+    ProblemStatus,
+    Trade,
+)
 from market.money import Currency, Money
 from market.services.accounts import grant_demo_credits
 from market.services.ledger import get_user_account
+from market.services.order_checks import SOLUTION_LIMIT
 from market.services.orders import place_bid
 
 BOT_USERNAME = "practice-bot"
@@ -66,7 +75,9 @@ def ensure_practice_bid(*, bot: AbstractBaseUser, problem: Problem) -> Order | N
     the bot's bids on the problem), so two concurrent refreshers place one bid, not two; and
     the engine allows one open bid per buyer and problem, so a refresher that lost a race to
     another's bid (``market:bid-already-open``) reads that bid on its next turn. The bot
-    never asks, so its bid is never a self-trade.
+    never asks, so its bid is never a self-trade. Like every buyer it holds at most
+    SOLUTION_LIMIT solutions of one problem: once it holds them it stops bidding there
+    (None), rather than be refused (``market:solution-limit``).
     """
     for _ in range(MAX_BIDS_PER_REFRESH):
         open_bid = Order.objects.filter(
@@ -74,6 +85,9 @@ def ensure_practice_bid(*, bot: AbstractBaseUser, problem: Problem) -> Order | N
         ).first()
         if open_bid is not None:
             return open_bid
+        held = Trade.objects.filter(buyer_id=bot.pk, problem=problem)[:SOLUTION_LIMIT].count()
+        if held >= SOLUTION_LIMIT:
+            return None  # its bid of one would pass the limit
         placed = Order.objects.filter(problem=problem, owner_id=bot.pk, side=OrderSide.BID)
         try:
             place_bid(
@@ -87,6 +101,8 @@ def ensure_practice_bid(*, bot: AbstractBaseUser, problem: Problem) -> Order | N
             return None
         except BidAlreadyOpen:
             continue  # another refresher's bid rests: read it above
+        except SolutionLimit:
+            return None  # another refresher's bid filled up to the limit meanwhile
     return None
 
 

@@ -19,10 +19,16 @@ from market.exceptions import (
     InvalidOrder,
     NotFound,
     SelfTrade,
+    SolutionLimit,
     SolutionNotAccepted,
 )
 from market.models import Order, OrderSide, Problem, SolutionStatus
 from market.money import Money, format_minor
+
+# A buyer holds at most this many solutions of one problem (bought ones: their trades, one per
+# solution), counting what an open bid may still buy (migration 0018; docs/market.md, "Matching
+# rules"). The engine's SQL has the same constant; the refusal's DETAIL carries it.
+SOLUTION_LIMIT = 100
 
 
 def lock_problem(problem_id: int) -> Problem:
@@ -53,7 +59,9 @@ SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
        (SELECT o.price_minor FROM market_order o
          WHERE o.owner_id = %s AND o.problem_id = p.id AND o.side = 'ask'
            AND o.status = 'open'
-         ORDER BY o.price_minor, o.id LIMIT 1)
+         ORDER BY o.price_minor, o.id LIMIT 1),
+       (SELECT count(*) FROM (SELECT 1 FROM market_trade t
+         WHERE t.buyer_id = %s AND t.problem_id = p.id LIMIT %s) AS held)
 FROM market_problem p WHERE p.id = %s
 """
 
@@ -73,6 +81,8 @@ def lock_problem_for_placement(
     and problem, order_one_open_bid_per_buyer; an incoming ask crossing it is a
     self-trade); ``cheapest_own_ask``: the owner's cheapest open ask on this problem
     as ``(id, price_minor)``, if any (an incoming bid crossing it is a self-trade).
+    ``held``: how many solutions of this problem the owner bought, counted up to
+    SOLUTION_LIMIT + 1 (one bounded probe of trade_holdings_by_buyer).
     Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
     """
     with connection.cursor() as cursor:
@@ -87,6 +97,8 @@ def lock_problem_for_placement(
                 owner_id,
                 owner_id,
                 owner_id,
+                owner_id,
+                SOLUTION_LIMIT + 1,
                 problem_id,
             ],
         )
@@ -106,6 +118,7 @@ def lock_problem_for_placement(
         open_bid_id,
         own_ask_id,
         own_ask_price,
+        held,
     ) = row
     problem = Problem(
         pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
@@ -118,6 +131,7 @@ def lock_problem_for_placement(
     problem.cheapest_own_ask = (  # type: ignore[attr-defined]
         None if own_ask_id is None else (own_ask_id, own_ask_price)
     )
+    problem.held = held  # type: ignore[attr-defined]
     return problem
 
 
@@ -202,4 +216,21 @@ def self_trade(resting_order_id: int) -> SelfTrade:
         f"This order would trade with your own open order {resting_order_id} on this problem. "
         f"Cancel order {resting_order_id} first, or choose a price that does not cross it.",
         fields={"price_minor": [f"crosses your own open order {resting_order_id}"]},
+    )
+
+
+def solution_limit(held: int, limit: int, max_quantity: int) -> SolutionLimit:
+    """The refusal of a bid that would take its buyer past ``limit`` solutions of one
+    problem, holding ``held`` (counted up to ``limit + 1``) (both engines)."""
+    if max_quantity > 0:
+        return SolutionLimit(
+            f"You hold {held} solution{'' if held == 1 else 's'} of this problem; a bid may "
+            f"buy at most {max_quantity} more (limit {limit} per buyer and problem).",
+            fields={"quantity": [f"must be at most {max_quantity}"]},
+        )
+    holding = f"{held}" if held <= limit else f"more than {limit}"
+    return SolutionLimit(
+        f"You hold {holding} solutions of this problem, and a buyer may hold at most "
+        f"{limit} solutions of one problem: a bid on it cannot buy any more.",
+        fields={"problem": [f"you hold the limit of {limit} solutions of this problem"]},
     )

@@ -9,7 +9,10 @@
 -- from a buyer who has an open bid on the problem ('formalmarket:bid-already-open', migration
 -- 0017; the partial unique index order_one_open_bid_per_buyer backs it), and an order that
 -- would cross one of its owner's own open orders ('formalmarket:self-trade', migration 0017):
--- so the book's walk never meets the owner's own orders.
+-- so the book's walk never meets the owner's own orders. A bid that would take its buyer
+-- past 100 solutions held of the problem ('formalmarket:solution-limit', migration 0018) is
+-- refused too: the solutions a buyer holds are the only orders the walk passes over, and
+-- held + an open bid's remaining never exceeds 100, so a walk passes at most 99.
 -- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
 -- that reads them is market/engine_refusals.py. The arguments are re-checked here whatever
 -- the caller checked: the order's own (side, price, quantity: FM012) and the server's policy
@@ -33,6 +36,7 @@ DECLARE
     v_replayed record;
     v_open_bid bigint;
     v_crossing bigint;
+    v_held integer;
     r record;
     -- The plan: one element per fill, in the order the fills happen.
     f_resting bigint[] := '{}';
@@ -229,12 +233,28 @@ BEGIN
             RAISE EXCEPTION 'formalmarket:self-trade' USING ERRCODE = 'FM016',
                 DETAIL = json_build_object('order_id', v_crossing)::text;
         END IF;
+        -- At most 100 solutions of one problem per buyer, counting what this bid may buy:
+        -- held + quantity <= 100. Held is the buyer's trades on the problem (one per
+        -- solution: trade_one_copy_per_buyer), counted up to 101 by one bounded probe of
+        -- trade_holdings_by_buyer. Fills only move a copy from the bid's remaining to held,
+        -- so the sum stays within 100 while the bid rests: the walk passes at most 99
+        -- solutions the buyer owns, whatever the book's size.
+        SELECT count(*) INTO v_held FROM (
+            SELECT 1 FROM market_trade t
+            WHERE t.buyer_id = p_owner AND t.problem_id = p_problem
+            LIMIT 101) AS h;
+        IF v_held + p_quantity > 100 THEN
+            RAISE EXCEPTION 'formalmarket:solution-limit' USING ERRCODE = 'FM017',
+                DETAIL = json_build_object('held', v_held, 'limit', 100,
+                                           'max_quantity', greatest(100 - v_held, 0))::text;
+        END IF;
     END IF;
 
     -- 4. The plan. Crossing orders best first (the partial indexes order_book_asks and
     --    order_book_bids, in pages of 64, each row fetched only when needed), passing over
     --    those the owner may not trade with: another currency, a buyer who owns the solution
-    --    (an index probe of entitlement_unique per order passed over, in the scan), and
+    --    (an index probe of entitlement_unique per order passed over, in the scan: at most
+    --    99 since the solution limit above), and
     --    within this placement a second copy of one solution (bid) or a second bid of one
     --    buyer (ask). Passed-over orders keep their place. The owner's own orders are never
     --    met: one that crosses this order was refused above (self-trade), and the walk reads

@@ -122,6 +122,12 @@ VIOLATIONS: dict[str, str] = {
     "a buyer owns two copies of a solution": """
         SELECT buyer_id, solution_id FROM market_trade
         GROUP BY buyer_id, solution_id HAVING COUNT(*) > 1""",
+    # The solution limit (migration 0019): held + the open bid's remaining within 100.
+    "an open bid may buy past the solution limit": """
+        SELECT o.id, o.remaining, COUNT(t.id) FROM market_order o
+        LEFT JOIN market_trade t ON t.buyer_id = o.owner_id AND t.problem_id = o.problem_id
+        WHERE o.side = 'bid' AND o.status = 'open'
+        GROUP BY o.id HAVING o.remaining + COUNT(t.id) > 100""",
     "a trade without its entitlement": """
         SELECT t.id FROM market_trade t LEFT JOIN market_entitlement e ON e.trade_id = t.id
         WHERE e.id IS NULL OR e.user_id <> t.buyer_id OR e.solution_id <> t.solution_id""",

@@ -171,6 +171,12 @@ def test_the_database_engines_plan_walks_the_ask_index_and_reads_a_handful(
     assert "order_one_open_bid_per_buyer" in probe[0], probe[0]
     assert "order_open_asks_by_owner" in probe[1], probe[1]
     assert all("Seq Scan" not in p and "Sort" not in p for p in probe), probe
+    # The solution limit (migration 0019): the buyer's trades on the problem, counted up to
+    # 101 through trade_holdings_by_buyer.
+    held = [p for p in nested_plans if "t.buyer_id = p_owner AND t.problem_id = p_problem" in p]
+    assert len(held) == 1, nested_plans
+    assert "trade_holdings_by_buyer" in held[0] and "Limit" in held[0], held[0]
+    assert "Seq Scan" not in held[0], held[0]
     assert "order_book_asks" in plan, plan
     assert "Seq Scan on market_order" not in plan, plan
     assert "Sort" not in plan, plan

@@ -6,8 +6,8 @@ the first are tested here. Since migration 0017 (self-trade prevention, one open
 buyer and problem) the orders an incoming order passes over are those of solutions already
 owned: an ask passing over 199 bids of buyers who own its solution, at two prices, with the
 page boundaries falling inside a price's run (the rest of the run, then the lower prices:
-migration 0014_engine_bid_page_two_ranges), and a bid passing over 150 asks of solutions
-its buyer owns.
+migration 0014_engine_bid_page_two_ranges), and a bid passing over 97 asks of solutions
+its buyer owns (the solution limit of migration 0019 lets a bid pass over at most 99).
 """
 
 from __future__ import annotations
@@ -49,17 +49,18 @@ def test_an_ask_past_several_pages_of_owners_bids_fills_in_price_time_order(mark
 
 
 def test_a_bid_past_several_pages_of_owned_solutions_fills_in_price_time_order(market, engine):
-    """The asks a bid passes over are 150 of solutions its buyer owns (bought one copy each
-    from their open asks of two), with legal asks before the run, inside it at the same price
-    (after two page boundaries) and behind it."""
+    """The asks a bid passes over are 97 of solutions its buyer owns (bought one copy each
+    from their open asks of two; 97 + the bid's 3 is the solution limit of 100), more than a
+    page of 64, with legal asks before the run, inside it at the same price (after the run)
+    and behind it."""
     from market.services.orders import place_ask, place_bid
 
     seller = funded()
-    for _ in range(150):
+    for _ in range(97):
         solution = market.accepted(solver=seller)
         place_ask(seller=seller, solution=solution, price=demo(100), quantity=2)
     me = funded(100_000)
-    bought = place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=150)
+    bought = place_bid(buyer=me, problem=market.problem, price=demo(100), quantity=97)
     assert bought.status == OrderStatus.FILLED
     early = market.accepted()
     first = place_ask(seller=early.solver, solution=early, price=demo(90), quantity=1)
@@ -74,5 +75,5 @@ def test_a_bid_past_several_pages_of_owned_solutions_fills_in_price_time_order(m
     assert bid.status == OrderStatus.FILLED
     trades = list(Trade.objects.order_by("id").values_list("ask_id", "price_minor"))[before:]
     assert trades == [(first.pk, 90), (inside.pk, 100), (behind.pk, 200)]
-    assert Order.objects.filter(owner=seller, side="ask", status=OrderStatus.OPEN).count() == 150
+    assert Order.objects.filter(owner=seller, side="ask", status=OrderStatus.OPEN).count() == 97
     assert_market_invariants()

@@ -6,8 +6,10 @@ trade (the buyer does not own a copy of that solution yet), takes the best by pr
 trades one copy at the resting order's price, and starts over. An ask on a solution that
 already has an open ask is refused (one open ask per solution and seller), a bid of a buyer
 who has an open bid is refused (one open bid per buyer), and an order that crosses one of its
-owner's open orders is refused (self-trade; for a bid the cheapest, then oldest, ask). On random
-order streams (hypothesis) the engine must produce the same trades, at the same prices,
+owner's open orders is refused (self-trade; for a bid the cheapest, then oldest, ask), and a
+bid whose buyer's solutions held plus its quantity exceed the limit is refused (100 per buyer
+and problem; the stream's quantities include the limit's edge). On random order streams
+(hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
 Both engines are held to it: the database's functions (the product's engine) and the Python
 reference model (tests/market/dev_engine; ``engine`` fixture, tests/market/conftest.py).
@@ -29,9 +31,11 @@ from market.exceptions import (
     InsufficientFunds,
     OrderNotOpen,
     SelfTrade,
+    SolutionLimit,
 )
 from market.models import AccountKind, Order, Trade
 from market.services.accounts import grant_demo_credits
+from market.services.order_checks import SOLUTION_LIMIT
 from market.services.orders import cancel_order, place_ask, place_bid
 from tests.factories import UserFactory
 from tests.market.conftest import PHASES, Market, demo
@@ -83,6 +87,9 @@ class Reference:
             own = [o for o in live if o.side == "ask" and o.owner == owner and o.price <= price]
             if own:
                 return ("self-trade", min(own, key=lambda o: (o.price, o.seq)).seq)
+            held = sum(1 for buyer, _ in self.owned if buyer == owner)
+            if held + quantity > SOLUTION_LIMIT:
+                return ("solution-limit", held)
             if self.available[owner] < price * quantity:
                 return "insufficient"
             self.available[owner] -= price * quantity
@@ -136,7 +143,14 @@ place_action = st.tuples(
     st.integers(0, USERS - 1),  # bidder (bids)
     st.integers(0, SOLUTIONS - 1),  # solution sold (asks)
     st.integers(1, 9),  # price
-    st.integers(1, 3),  # quantity
+    # quantity: mostly small, sometimes at the solution limit's edge (held is at most
+    # SOLUTIONS here: held + quantity > SOLUTION_LIMIT is refused)
+    st.one_of(
+        st.integers(1, 3),
+        st.integers(1, 3),
+        st.integers(1, 3),
+        st.integers(SOLUTION_LIMIT - SOLUTIONS, SOLUTION_LIMIT + 1),
+    ),
 )
 cancel_action = st.tuples(st.just("cancel"), st.integers(0, 10_000))
 streams = st.lists(st.one_of(place_action, place_action, cancel_action), min_size=1, max_size=25)
@@ -195,10 +209,16 @@ def run_stream(fundings, stream):
             except InsufficientFunds:
                 assert expected == "insufficient"
                 continue
+            except SolutionLimit as error:
+                assert isinstance(expected, tuple), error.code
+                code, held = expected
+                assert code == "solution-limit"
+                assert f"You hold {held} solution" in error.message
+                continue
             except (AskAlreadyOpen, BidAlreadyOpen, SelfTrade) as error:
                 assert isinstance(expected, tuple), error.code
                 code, seq = expected
-                assert error.code == f"market:{code}"
+                assert error.code == f"market:{code}", expected
                 assert f"order {orders[seq].pk}" in error.message
                 continue
             assert expected != "insufficient"

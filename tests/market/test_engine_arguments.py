@@ -44,7 +44,7 @@ def _place(owner, problem, **changes: object):
         args["price"],
         str(Currency.DEMO),
         args["quantity"],
-        None,
+        args.get("solution"),
         None,
         args["usd_allowed"],
         args["fee_bps"],
@@ -108,7 +108,7 @@ def test_a_policy_out_of_the_engines_bounds_is_a_platform_error(changes, setting
 @pytest.mark.parametrize(
     "changes",
     [
-        {"quantity": 10_000},
+        {"quantity": 100},  # a bid's quantity is bounded by the solution limit too (FM017)
         {"fee_bps": 0},
         {"fee_bps": 10_000},
         {"hold_window": timedelta(0)},
@@ -123,3 +123,12 @@ def test_the_bounds_themselves_are_allowed(changes):
     order = Order.objects.get(pk=row[0])
     assert (order.owner_id, order.remaining) == (buyer.pk, changes.get("quantity", 1))
     assert_market_invariants()
+
+
+def test_an_ask_may_sell_the_engines_bound_of_copies():
+    market = Market()
+    seller = funded()
+    solution = market.accepted(solver=seller)
+    row = _place(seller, market.problem, side="ask", quantity=10_000, solution=solution.pk)
+    order = Order.objects.get(pk=row[0])
+    assert (order.side, order.remaining, order.solution_id) == ("ask", 10_000, solution.pk)

@@ -43,6 +43,7 @@ DETAILS = {
     "FM014": {"order_id": 7},
     "FM015": {"order_id": 452},
     "FM016": {"order_id": 453},
+    "FM017": {"held": 97, "limit": 100, "max_quantity": 3},
 }
 # The HTTP status of each code's error (docs/market.md, "Services"), and its code.
 ANSWERS = {
@@ -61,6 +62,7 @@ ANSWERS = {
     "FM014": (422, "market:client-order-id-reused"),
     "FM015": (409, "market:bid-already-open"),
     "FM016": (409, "market:self-trade"),
+    "FM017": (409, "market:solution-limit"),
 }
 # The server's fault, not the user's: its own settings out of the engine's bounds.
 PLATFORM = {"FM013"}

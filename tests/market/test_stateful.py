@@ -36,10 +36,12 @@ from market.exceptions import (
     NotFound,
     OrderNotOpen,
     SelfTrade,
+    SolutionLimit,
     SolutionNotAccepted,
 )
 from market.models import AccountKind, Order, OrderSide, OrderStatus, Trade
 from market.services.accounts import grant_demo_credits
+from market.services.order_checks import SOLUTION_LIMIT
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import record_verdict
 from tests.factories import SolutionFactory, UserFactory
@@ -50,6 +52,10 @@ USERS = 4
 PROBLEMS = 2
 prices = st.integers(min_value=1, max_value=12)
 quantities = st.integers(min_value=1, max_value=3)
+# A bid's quantity may also be at the solution limit's edge (held is small here).
+bid_quantities = st.one_of(
+    quantities, quantities, st.integers(SOLUTION_LIMIT - 3, SOLUTION_LIMIT + 1)
+)
 client_ids = st.one_of(st.none(), st.sampled_from(["a", "b", "c"]))
 
 
@@ -127,7 +133,7 @@ class MarketMachine(RuleBasedStateMachine):
         user=st.integers(0, USERS - 1),
         market=st.integers(0, PROBLEMS - 1),
         price=prices,
-        quantity=quantities,
+        quantity=bid_quantities,
         client_order_id=client_ids,
     )
     def bid(self, user, market, price, quantity, client_order_id):
@@ -142,6 +148,9 @@ class MarketMachine(RuleBasedStateMachine):
             and self._open(buyer, problem.pk, OrderSide.ASK, price_minor__lte=price).exists()
         ):
             expected = SelfTrade  # it would cross the buyer's own ask
+        held = Trade.objects.filter(buyer=buyer, problem_id=problem.pk).count()
+        if expected is None and held + quantity > SOLUTION_LIMIT:
+            expected = SolutionLimit  # past the solutions a buyer may hold of one problem
         if expected is None and price * quantity > balance(buyer):
             expected = InsufficientFunds
         self._place(

@@ -295,7 +295,10 @@ class FormalMarketClient:
         balance until filled or cancelled. You have one open bid per problem at a time: while
         one is open the server refuses another with ``market:bid-already-open`` (cancel it to
         change its price or quantity); a bid at or above one of your own open asks on the
-        problem is refused with ``market:self-trade`` (cancel the named ask first)."""
+        problem is refused with ``market:self-trade`` (cancel the named ask first). A buyer
+        holds at most 100 solutions of one problem: a bid whose quantity plus the solutions
+        of the problem you already bought exceeds 100 is refused with
+        ``market:solution-limit`` (its message says how many more a bid may buy)."""
         minor, currency = resolve_price(price_minor, price=price, currency=currency)
         quantity = strict_quantity(quantity)
         resolved = problem if isinstance(problem, Problem) else None

@@ -262,7 +262,9 @@ def build_server(
         "below the price (at the ask's price). One open bid per problem at a time: to change "
         "its price or quantity, cancel_order it first, else market:bid-already-open; a bid at "
         "or above my own open ask on the problem is refused (market:self-trade; cancel that "
-        "ask first). " + MONEY_RULES
+        "ask first). I may hold at most 100 solutions of one problem: a bid whose quantity "
+        "plus those I already bought exceeds 100 is refused (market:solution-limit, which "
+        "says how many more a bid may buy). " + MONEY_RULES
     )
     def place_bid(
         problem: str,

@@ -42,12 +42,14 @@ from market.payments.services.proceeds import hold_trade_proceeds, proceeds_acco
 from market.payments.stripe_client import usd_enabled
 from market.services.ledger import get_system_account
 from market.services.order_checks import (
+    SOLUTION_LIMIT,
     ask_already_open,
     bid_already_open,
     check_ask_solution,
     lock_problem_for_placement,
     replay_order,
     self_trade,
+    solution_limit,
 )
 from tests.market.dev_engine.ledger import LedgerBatch
 from tests.market.dev_engine.matching import plan_fills
@@ -204,6 +206,11 @@ def _place_locked(
         own_ask = problem.cheapest_own_ask
         if own_ask is not None and own_ask[1] <= price.minor:
             raise self_trade(own_ask[0])
+        # Held + what this bid may buy stays within the limit (held counted up to limit + 1).
+        if problem.held + quantity > SOLUTION_LIMIT:
+            raise solution_limit(
+                problem.held, SOLUTION_LIMIT, max(SOLUTION_LIMIT - problem.held, 0)
+            )
 
     fills = plan_fills(
         owner_id=owner_id,
