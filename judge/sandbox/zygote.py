@@ -273,7 +273,7 @@ class Zygote:
             os.close(creds_fd)
         pidfd = os.pidfd_open(host_pid)
         # The pidfd pins the process; make sure it is the child the zygote announced.
-        if procs.ns_pid_of(host_pid) != ns_pid:
+        if procs.ns_pid_of_pidfd(pidfd) != ns_pid:
             os.close(pidfd)
             for fd in (job_w, result_r, output_r):
                 os.close(fd)
