@@ -10,7 +10,7 @@ Zygote (trusted code, no job data, no secrets):
      drops the capability bounding set and becomes that uid (``harness_user.py``) before
      it imports anything;
   2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
-     which cannot be removed), runs ``gc.freeze()``;
+     which cannot be removed), gathers its heap into huge pages, runs ``gc.freeze()``;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
      host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
      one at once, while the taken child runs; it reaps children (pidfds) and reports each
@@ -18,9 +18,10 @@ Zygote (trusted code, no job data, no secrets):
 
 Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
-  every other fd closed; rlimits; not dumpable; seccomp (``harness_child.py``). The host
-  meanwhile has moved it into the job's cgroup. Then it reads the job, reseeds every library
-  RNG from the job's seed (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
+  every other fd closed; rlimits; not dumpable; seccomp (``harness_child.py``). Waiting for its
+  job, it rehearses a verdict's first steps on fixed data (``harness_pages.py``). The host
+  meanwhile has moved it into the job's cgroup. Then it reads the job, reseeds every library RNG from the job's seed
+  (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
   ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame on the
   result pipe, then ``os._exit(0)``.
 
@@ -47,6 +48,7 @@ try:  # imported as part of the judge package (tests, mypy)
     from judge.python import harness_admission as admission
     from judge.python import harness_child as child
     from judge.python import harness_guard as guard
+    from judge.python import harness_pages as pages
     from judge.python import harness_sweep as sweep
     from judge.python import harness_user as user
 except ImportError:  # inside the sandbox: the guard is bound beside this file
@@ -54,6 +56,7 @@ except ImportError:  # inside the sandbox: the guard is bound beside this file
     import harness_admission as admission  # type: ignore[no-redef]
     import harness_child as child  # type: ignore[no-redef]
     import harness_guard as guard  # type: ignore[no-redef]
+    import harness_pages as pages  # type: ignore[no-redef]
     import harness_sweep as sweep  # type: ignore[no-redef]
     import harness_user as user  # type: ignore[no-redef]
 
@@ -176,6 +179,9 @@ def _run_child(
     """Never returns."""
     try:
         child.confine(config, fprog, creds_fd, fds, job_fd=JOB_FD, result_fd=RESULT_FD)
+        # Layers applied, no job byte read yet: the first steps of a verdict, on fixed data,
+        # while the job is not here (harness_pages.py).
+        pages.rehearse(user.reseed)
     except BaseException as exc:  # noqa: BLE001 -- setup failure: the host sees exit code 70
         try:
             os.write(2, f"sandbox setup failed: {exc!r}\n".encode())
@@ -288,6 +294,8 @@ def _zygote() -> None:
     guard.capture()
     guard.reset()
     gc.collect()
+    # Before the objects move to the permanent generation, which gc.get_objects() omits.
+    pages.collapse_heap()
     # Objects that exist now are never collected; children then do not touch (and copy) the
     # zygote's pages when their gc runs.
     gc.freeze()

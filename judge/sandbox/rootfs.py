@@ -37,6 +37,7 @@ HARNESS_MODULES: tuple[str, ...] = (
     "harness_factories.py",
     "harness_library.py",
     "harness_namespaces.py",
+    "harness_pages.py",
     "harness_sweep.py",
     "harness_user.py",
 )
