@@ -20,10 +20,10 @@ Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
   every other fd closed; rlimits; not dumpable; seccomp (``harness_child.py``). Waiting for its
   job, it rehearses a verdict's first steps on fixed data (``harness_pages.py``). The host
-  meanwhile has moved it into the job's cgroup. Then it reads the job, reseeds every library RNG from the job's seed
-  (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
-  ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame on the
-  result pipe, then ``os._exit(0)``.
+  meanwhile has moved it into the job's cgroup. Then it reads the job, reseeds every library
+  RNG from the job's seed (``harness_user.reseed``), loads the verifier, arms the injection
+  guard, calls ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame
+  on the result pipe, then ``os._exit(0)``.
 
 Result frames (4-byte big-endian length + payload): ``A<token>`` accepted, the token being this
 verdict's secret from the job, so a frame forged without it is caught; ``R<type name>`` verify
