@@ -10,8 +10,7 @@ Zygote (trusted code, no job data, no secrets):
      drops the capability bounding set and becomes that uid (``harness_user.py``) before
      it imports anything;
   2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
-     which cannot be removed), runs ``gc.freeze()``; after its first fork it gathers its
-     heap into huge pages (``harness_pages.py``);
+     which cannot be removed), gathers its heap into huge pages, runs ``gc.freeze()``;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
      host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
      one at once, while the taken child runs; it reaps children (pidfds) and reports each
@@ -296,7 +295,7 @@ def _zygote() -> None:
     guard.reset()
     gc.collect()
     # Before the objects move to the permanent generation, which gc.get_objects() omits.
-    heap = pages.heap_blocks()
+    pages.collapse_heap()
     # Objects that exist now are never collected; children then do not touch (and copy) the
     # zygote's pages when their gc runs.
     gc.freeze()
@@ -305,9 +304,6 @@ def _zygote() -> None:
     # at once, while the taken child runs its job: the fork is off the next verdict's path.
     children: dict[int, int] = {}  # pidfd -> pid
     _prefork(sock, config, fprog, children)
-    # Every later fork copies one page-table entry per 2 MiB of the heap (harness_pages.py).
-    # Done now, not before the first fork: the first child is ready ~0.1 s sooner.
-    pages.collapse(heap)
     while True:
         readable, _, _ = select.select([sock.fileno(), *children], [], [])
         for fd in readable:

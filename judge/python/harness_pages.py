@@ -8,8 +8,8 @@ exit drops them all again: with the heap in 2 MiB pages that is one entry per 2 
 first write to one splits it and copies 4 KiB, as before). Neither glibc's malloc nor CPython's
 object arenas ask for huge pages (the host's THP mode is "madvise"; glibc's
 ``glibc.malloc.hugetlb`` tunable reads /sys, which the sandbox does not have), so the zygote
-gathers its heap into huge pages once, after its imports and its first fork (``MADV_COLLAPSE``:
-the kernel copies the pages into 2 MiB ones and changes no mapping's flags).
+gathers its heap into huge pages once, after its imports and before its first fork
+(``MADV_COLLAPSE``: the kernel copies the pages into 2 MiB ones and changes no mapping's flags).
 
 A child's first touch of a page it shares with the zygote copies that page: the verdict's first
 steps (reseeding, the seeded Generator, compiling and running a verifier, reading the job) paid
@@ -29,26 +29,18 @@ _MADV_COLLAPSE = 25
 _SAMPLE_EVERY = 64
 
 
-def heap_blocks() -> list[int]:
-    """The 2 MiB blocks that hold the zygote's Python objects, from a sample of
-    ``gc.get_objects()`` (before ``gc.freeze()``, after which it lists none of them)."""
-    return sorted({id(obj) & ~(_HUGE_PAGE - 1) for obj in gc.get_objects()[::_SAMPLE_EVERY]})
-
-
-def collapse(blocks: list[int]) -> int:
-    """Gather ``blocks`` into huge pages; return how many were gathered. Only blocks inside one
-    anonymous mapping can be (the kernel refuses the others, EINVAL), so nothing but the heap
-    is touched. Best effort: a kernel without ``MADV_COLLAPSE`` leaves the pages as they are.
-
-    The zygote calls this after its first child is forked, off the cold start: that child keeps
-    the 4 KiB pages it shares (the kernel copies the zygote's into new huge pages), every later
-    fork shares the huge ones."""
+def collapse_heap() -> int:
+    """Gather the 2 MiB blocks that hold the zygote's Python objects into huge pages; return how
+    many were gathered. Only blocks inside one anonymous mapping can be (the kernel refuses the
+    others, EINVAL), so nothing but the heap is touched. Best effort: a kernel without
+    ``MADV_COLLAPSE`` leaves the pages as they are."""
     libc = ctypes.CDLL(None, use_errno=True)
     madvise = libc.madvise
     madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    blocks = {id(obj) & ~(_HUGE_PAGE - 1) for obj in gc.get_objects()[::_SAMPLE_EVERY]}
     # No MADV_HUGEPAGE: it would mark (and split) the mappings, file-backed ones too, where a
     # sampled object lies in a library's data; MADV_COLLAPSE alone changes no mapping's flags.
-    return sum(madvise(block, _HUGE_PAGE, _MADV_COLLAPSE) == 0 for block in blocks)
+    return sum(madvise(block, _HUGE_PAGE, _MADV_COLLAPSE) == 0 for block in sorted(blocks))
 
 
 _REHEARSAL_JOB = b'{"seed": 0, "token": "0", "verifier": "", "solution": ""}'

@@ -101,9 +101,6 @@ def test_the_zygotes_heap_is_gathered_into_huge_pages() -> None:
     judge = PythonJudge(size=1)
     try:
         judge.warm_up()
-        # The zygote gathers its heap right after its first fork, before it reads the host's
-        # next message: once a verdict's exit is reported, it is done.
-        judge.judge(PythonJob(DRAW, "", seed=1, time_limit_s=10))
         huge_kb = _anon_huge_kb(_zygote_pid(judge))
     finally:
         judge.close()
