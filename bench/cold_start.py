@@ -15,6 +15,10 @@ Measured in the same run, alternately:
 Then the warm verdict (a trivial verifier) p50 through ``PythonJudge.judge``.
 
     .venv/bin/python bench/cold_start.py [--runs 3] [--verdicts 100]
+
+``--compare REF`` (e.g. ``--compare main``) measures the cold start with bytecode before and
+after in one run: it checks REF out as a ``git worktree`` in /tmp and starts zygotes from that
+tree's ``judge`` package and from this one, alternating, ``--runs`` times each.
 """
 
 from __future__ import annotations
@@ -24,11 +28,15 @@ import json
 import os
 import pathlib
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# --root: the tree whose judge package is measured (--compare runs this file once per tree).
+JUDGE_ROOT = pathlib.Path(sys.argv[sys.argv.index("--root") + 1]) if "--root" in sys.argv else ROOT
+sys.path.insert(0, str(JUDGE_ROOT.resolve()))
 
 from judge.python import (  # noqa: E402
     PythonJob,
@@ -83,11 +91,61 @@ def _summary(samples: list[dict[str, float]]) -> dict[str, object]:
     }  # fmt: skip
 
 
+def _compare(ref: str, runs: int) -> None:
+    tree = pathlib.Path(f"/tmp/fm-cold-{os.getpid()}")
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), ref],
+        check=True,
+        capture_output=True,
+    )
+    load_before = os.getloadavg()
+    results: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    try:
+        for _ in range(runs):  # alternate, so that load changes hit both alike
+            for label, root in (("before", tree), ("after", ROOT)):
+                done = subprocess.run(
+                    [sys.executable, __file__, "--one", "--root", str(root)],
+                    capture_output=True,
+                    check=True,
+                    text=True,
+                    cwd=root,
+                )
+                results[label].append(json.loads(done.stdout))
+    finally:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+            check=False,
+            capture_output=True,
+        )
+    report = {label: _summary(samples) for label, samples in results.items()}
+    print(
+        json.dumps(
+            {
+                "ref": ref,
+                "load_average_before": [round(x, 2) for x in load_before],
+                "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                "cold_start_with_bytecode": report,
+            },
+            indent=2,
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--verdicts", type=int, default=100)
+    parser.add_argument("--compare", metavar="REF", help="before (REF) and after, in one run")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.compare:
+        _compare(args.compare, args.runs)
+        return
+    if args.one:  # one cold start with bytecode, of the tree --root names
+        rootfs.build_rootfs()
+        print(json.dumps(_cold_start(build_argv)))
+        return
     load_before = os.getloadavg()
 
     started = time.perf_counter()

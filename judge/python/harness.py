@@ -10,7 +10,7 @@ Zygote (trusted code, no job data, no secrets):
      drops the capability bounding set and becomes that uid (``harness_user.py``) before
      it imports anything;
   2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
-     which cannot be removed), runs ``gc.freeze()``;
+     which cannot be removed), gathers its heap into huge pages, runs ``gc.freeze()``;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
      host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
      one at once, while the taken child runs; it reaps children (pidfds) and reports each
@@ -18,11 +18,12 @@ Zygote (trusted code, no job data, no secrets):
 
 Child (one per verdict), before it reads any job byte:
   new session, fds 0/1/2 = /dev/null / capped output pipe, job on fd 3, result on a high fd,
-  every other fd closed; rlimits; not dumpable; seccomp. The host meanwhile has moved it into
-  the job's cgroup. Then it reads the job, reseeds every library RNG from the job's seed
-  (``harness_user.reseed``), loads the verifier, arms the injection guard, calls
-  ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame on the
-  result pipe, then ``os._exit(0)``.
+  every other fd closed; rlimits; not dumpable; seccomp (``harness_child.py``). Waiting for its
+  job, it rehearses a verdict's first steps on fixed data (``harness_pages.py``). The host
+  meanwhile has moved it into the job's cgroup. Then it reads the job, reseeds every library
+  RNG from the job's seed (``harness_user.reseed``), loads the verifier, arms the injection
+  guard, calls ``verify(solution, numpy.random.default_rng(seed))``, writes exactly one frame
+  on the result pipe, then ``os._exit(0)``.
 
 Result frames (4-byte big-endian length + payload): ``A<token>`` accepted, the token being this
 verdict's secret from the job, so a frame forged without it is caught; ``R<type name>`` verify
@@ -33,11 +34,9 @@ can hold the verifier's hidden values); ``M`` MemoryError. The host accepts only
 """
 
 import array
-import ctypes
 import gc
 import json
 import os
-import resource
 import select
 import signal
 import socket
@@ -47,13 +46,17 @@ from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
     from judge.python import harness_admission as admission
+    from judge.python import harness_child as child
     from judge.python import harness_guard as guard
+    from judge.python import harness_pages as pages
     from judge.python import harness_sweep as sweep
     from judge.python import harness_user as user
 except ImportError:  # inside the sandbox: the guard is bound beside this file
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import harness_admission as admission  # type: ignore[no-redef]
+    import harness_child as child  # type: ignore[no-redef]
     import harness_guard as guard  # type: ignore[no-redef]
+    import harness_pages as pages  # type: ignore[no-redef]
     import harness_sweep as sweep  # type: ignore[no-redef]
     import harness_user as user  # type: ignore[no-redef]
 
@@ -63,7 +66,6 @@ CONTROL_FD = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 SITE = "/judge/site"
 JOB_FD = 3
 RESULT_FD = 1023  # a high number: "write to fds 3..20" style attacks miss it
-CREDS_FD = 1022
 PRELOAD = (
     "numpy",
     "numpy.linalg",
@@ -122,28 +124,6 @@ def _guard_find_spec() -> None:
 
 # --- sandbox user, child setup ---
 
-_libc = ctypes.CDLL(None, use_errno=True)
-_PR_SET_DUMPABLE = 4
-_PR_SET_NO_NEW_PRIVS = 38
-_SYS_SECCOMP = 317
-_SECCOMP_SET_MODE_FILTER = 1
-_SECCOMP_FILTER_FLAG_TSYNC = 1
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        raise OSError(ctypes.get_errno(), what)
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-def _prepare_seccomp(program: bytes) -> tuple[_SockFprog, ctypes.Array[ctypes.c_char]]:
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    return fprog, buffer
-
 
 def _write_frame(payload: bytes) -> None:
     data = struct.pack(">I", len(payload)) + payload
@@ -194,52 +174,14 @@ def _read_job() -> dict[str, object]:
 
 
 def _run_child(
-    config: dict[str, object], fprog: _SockFprog, creds_fd: int, fds: dict[str, int]
+    config: dict[str, object], fprog: child.SockFprog, creds_fd: int, fds: dict[str, int]
 ) -> None:
     """Never returns."""
     try:
-        os.setsid()
-        # A /dev/null of this child alone: a description shared with the zygote's other
-        # children would carry its file status flags (O_APPEND, O_NONBLOCK) from verdict to
-        # verdict.
-        null = os.open("/dev/null", os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(fds["output_w"], 1)
-        os.dup2(fds["output_w"], 2)
-        os.dup2(fds["job_r"], JOB_FD)
-        os.dup2(fds["result_w"], RESULT_FD)
-        os.dup2(creds_fd, CREDS_FD)
-        os.set_inheritable(RESULT_FD, False)
-        os.closerange(4, CREDS_FD)
-        os.closerange(RESULT_FD + 1, 65536)
-        cpu_s = int(config["max_cpu_s"])  # type: ignore[call-overload]
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        # New fds only below 32 (the job, result and credential fds are already open).
-        resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
-        resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
-        resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
-        # Queued signals (and POSIX timers, which reserve one) are charged to the sandbox user.
-        resource.setrlimit(resource.RLIMIT_SIGPENDING, (16, 16))
-        nproc = int(config["max_threads"])  # type: ignore[call-overload]
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "PR_SET_NO_NEW_PRIVS")
-        _check(_libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "PR_SET_DUMPABLE")
-        _check(
-            _libc.syscall(
-                _SYS_SECCOMP,
-                _SECCOMP_SET_MODE_FILTER,
-                _SECCOMP_FILTER_FLAG_TSYNC,
-                ctypes.byref(fprog),
-            ),
-            "seccomp",
-        )
-        # Setup is complete: tell the host who we are. The kernel attaches our pid, translated
-        # into the host's pid namespace, to this message (SO_PASSCRED is set on the other end).
-        # Only now may the host set our CPU limit and move us into the job's cgroup.
-        os.write(CREDS_FD, b"c")
-        os.close(CREDS_FD)
+        child.confine(config, fprog, creds_fd, fds, job_fd=JOB_FD, result_fd=RESULT_FD)
+        # Layers applied, no job byte read yet: the first steps of a verdict, on fixed data,
+        # while the job is not here (harness_pages.py).
+        pages.rehearse(user.reseed)
     except BaseException as exc:  # noqa: BLE001 -- setup failure: the host sees exit code 70
         try:
             os.write(2, f"sandbox setup failed: {exc!r}\n".encode())
@@ -326,7 +268,7 @@ def _zygote() -> None:
             _send(sock, {"event": "failed", "detail": f"sandbox user: {_describe(exc)}"})
             os._exit(1)
     program = bytes.fromhex(str(config["seccomp"]))
-    fprog, _keep = _prepare_seccomp(program)
+    fprog, _keep = child.prepare_seccomp(program)
     sys.path.append(SITE)
     sys.addaudithook(guard.make_audit_hook(_import_allowed))
     preload_errors = []
@@ -352,6 +294,8 @@ def _zygote() -> None:
     guard.capture()
     guard.reset()
     gc.collect()
+    # Before the objects move to the permanent generation, which gc.get_objects() omits.
+    pages.collapse_heap()
     # Objects that exist now are never collected; children then do not touch (and copy) the
     # zygote's pages when their gc runs.
     gc.freeze()
@@ -386,7 +330,7 @@ def _zygote() -> None:
 def _prefork(
     sock: socket.socket,
     config: dict[str, object],
-    fprog: _SockFprog,
+    fprog: child.SockFprog,
     children: dict[int, int],
 ) -> None:
     job_r, job_w = os.pipe2(os.O_CLOEXEC)

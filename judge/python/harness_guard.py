@@ -342,6 +342,8 @@ def _event(event: str, args: tuple[object, ...]) -> None:
         raise InjectionBlocked(f"{event} is not allowed in a verifier")
     if harness_library.checking():
         return  # the guard's own reading of a library file (register_module_body)
+    if event in _CAPTURED_ONLY and not harness_library.captured():
+        return  # the zygote's own imports, before capture: both checks below admit them
     if event == "marshal.loads" or event == "marshal.load":
         data = args[0] if args else None
         if not harness_library.bytecode_admitted(_outside_guard(), data):
@@ -387,12 +389,20 @@ _HANDLED = frozenset(
     | _TRACE_EVENTS
     | _ARMED_REFUSED_EVENTS
 )
+# bytecode_admitted and register_module_body admit everything until capture(): the zygote's
+# preloads need not walk the stack for them (thousands of module bodies at every cold start).
+_CAPTURED_ONLY = frozenset({"exec", "marshal.loads", "marshal.load"})
+# The events raised most often (the guard's own frame walks raise them: every f_code, id()),
+# none of them handled: one set lookup returns. Derived, so a handled event is never skipped.
+_FREQUENT_UNHANDLED = frozenset({"builtins.id", "object.__getattr__", "sys._getframe"}) - _HANDLED
 
 
 def make_audit_hook(import_allowed: ImportCheck) -> Hook:
     """The audit hook: the import allowlist always, the provenance rule while armed."""
 
     def _audit(event: str, args: tuple[object, ...]) -> None:
+        if event in _FREQUENT_UNHANDLED:
+            return
         if event == "import":
             name = args[0]
             if isinstance(name, str) and not import_allowed(name):

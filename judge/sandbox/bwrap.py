@@ -38,7 +38,7 @@ SANDBOX_DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 # (``--ro-bind-data``): reads work (the libraries draw from getrandom anyway), write opens
 # fail with EROFS, and nothing is shared with the host. The bytes are a fixed SHA-256 stream,
 # the same in every zygote, so a verdict that reads them is reproducible from its seed
-# (``zygote._entropy_bytes``).
+# (``judge.sandbox.entropy``).
 ENTROPY_DEVICES = ("/dev/random", "/dev/urandom")
 ENTROPY_BYTES = 256 * 1024
 

@@ -101,6 +101,28 @@ def _status_field(pid: int, field: str) -> list[str] | None:
     return None
 
 
+def ns_pid_of_pidfd(pidfd: int) -> int | None:
+    """The pid, in its innermost pid namespace, of the process ``pidfd`` pins (the pidfd's
+    fdinfo): tied to the pinned process, and a fraction of the cost of /proc/<pid>/status,
+    which the kernel fills with the process's memory figures (once per verdict)."""
+    try:
+        fd = os.open(f"/proc/self/fdinfo/{pidfd}", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data = os.read(fd, 4096).decode()
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    for line in data.splitlines():
+        if line.startswith("NSpid:"):
+            try:
+                pid = int(line.split()[-1])
+            except ValueError:
+                return None
+            return pid if pid > 0 else None  # -1 or 0: exited, or not in our namespaces
+    return None
+
+
 def ns_pid_of(host_pid: int) -> int | None:
     """The pid of a process in its innermost pid namespace."""
     values = _status_field(host_pid, "NSpid")

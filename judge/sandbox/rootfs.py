@@ -32,10 +32,12 @@ HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "ha
 HARNESS_MODULES: tuple[str, ...] = (
     "harness_guard.py",
     "harness_admission.py",
+    "harness_child.py",
     "harness_entries.py",
     "harness_factories.py",
     "harness_library.py",
     "harness_namespaces.py",
+    "harness_pages.py",
     "harness_sweep.py",
     "harness_user.py",
 )

@@ -11,14 +11,10 @@ wall clock, killing the child on a timeout or an output flood.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import functools
-import hashlib
 import json
 import math
 import os
 import resource
-import secrets
 import select
 import signal
 import socket
@@ -26,10 +22,12 @@ import subprocess  # noqa: S404 -- starts bubblewrap with an argv we build
 from typing import Any
 
 from judge.sandbox import identity, procs, seccomp
-from judge.sandbox.bwrap import ENTROPY_BYTES, ENTROPY_DEVICES, build_argv
+from judge.sandbox.bwrap import ENTROPY_DEVICES, build_argv
 from judge.sandbox.cgroup import CgroupSlot, create_slot, slot_name
 from judge.sandbox.channel import ChannelClosed, close_all, parse_frames, peer_pid, receive
+from judge.sandbox.entropy import entropy_fd
 from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.requests import SandboxRequest, SandboxResult, VerdictChild
 from judge.sandbox.rootfs import build_rootfs
 from judge.sandbox.watch import KILL_GRACE_S, OUTPUT_CAP_BYTES, RESULT_CAP_BYTES, watch_child
 
@@ -49,74 +47,6 @@ ZYGOTE_START_TIMEOUT_S = 60.0
 RECYCLE_AFTER_JOBS = 500  # fresh zygote now and then: heap growth, shared ASLR layout
 
 
-@functools.cache
-def _entropy_bytes(device: str) -> bytes:
-    """The bytes of ``device`` in every zygote: SHA-256 of (the device's name, a counter).
-
-    The same in every zygote on purpose (red team 3): with fresh random bytes per zygote, a
-    verifier that read ``/dev/urandom`` gave a different detail for the same seed in two fresh
-    zygotes. Nothing in the sandbox needs these to be secret (the verdict token is made on the
-    host; ``os.urandom`` and what draws from it give the verdict's seed-derived bytes), and a
-    read-only file that every verdict sees the same is no channel."""
-    blocks = (
-        hashlib.sha256(f"formalmarket-judge {device} {n}".encode()).digest()
-        for n in range(-(-ENTROPY_BYTES // 32))
-    )
-    return b"".join(blocks)[:ENTROPY_BYTES]
-
-
-def _entropy_fd(device: str) -> int:
-    """A sealed-for-reading memfd of the fixed bytes of a zygote's private ``device``."""
-    fd = os.memfd_create(f"fmjudge{device.replace('/', '-')}", os.MFD_CLOEXEC)
-    data = memoryview(_entropy_bytes(device))
-    while data:
-        data = data[os.write(fd, data) :]
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SandboxRequest:
-    verifier_source: str
-    solution: str
-    seed: int
-    time_limit_s: float
-    memory_limit_mb: int
-    # A secret of this verdict alone: the harness's acceptance frame must carry it, so code
-    # that writes a well-formed frame to the result fd and exits cannot forge an acceptance.
-    accept_token: str = dataclasses.field(default_factory=lambda: secrets.token_hex(16))
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SandboxResult:
-    """What happened to one verdict child; the Python judge turns it into a Verdict."""
-
-    frames: tuple[bytes, ...] | None  # None: the result channel was malformed
-    exit_status: int | None  # os.wait status; None if the zygote never reported
-    timed_out: bool
-    output_exceeded: bool
-    oom_killed: bool
-    wall_time_s: float
-    cpu_time_s: float | None
-    peak_memory_bytes: int | None
-    output_head: bytes
-
-
-@dataclasses.dataclass(slots=True)
-class _Child:
-    ns_pid: int
-    host_pid: int
-    pidfd: int
-    job_w: int
-    result_r: int
-    output_r: int
-
-    def close(self) -> None:
-        for fd in (self.pidfd, self.job_w, self.result_r, self.output_r):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
 class Zygote:
     """One sandboxed zygote and its cgroup slot. Not thread-safe: one verdict at a time."""
 
@@ -131,7 +61,7 @@ class Zygote:
         self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
         self._pending: list[tuple[dict[str, Any], list[int]]] = []
-        self._child: _Child | None = None
+        self._child: VerdictChild | None = None
         # One fresh cgroup per verdict (mkdir + rmdir cost ~0.1 ms on cgroup v1): its peak
         # counter and OOM count are the verdict's alone, and the page cache it charged is
         # handed to the worker's cgroup when it is removed. Probe once whether we can.
@@ -186,7 +116,7 @@ class Zygote:
             userns_fd = identity.user_namespace_fd(self._lease.uid)
         host_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = host_end
-        entropy = [_entropy_fd(device) for device in ENTROPY_DEVICES]
+        entropy = [entropy_fd(device) for device in ENTROPY_DEVICES]
         try:
             argv = build_argv(rootfs, zygote_end.fileno(), userns_fd, tuple(entropy))
             passed = [zygote_end.fileno(), *([userns_fd] if userns_fd is not None else [])]
@@ -326,7 +256,7 @@ class Zygote:
             return self._pending.pop(0)
         return self._recv(timeout_s)
 
-    def _take_child(self) -> _Child:
+    def _take_child(self) -> VerdictChild:
         """The pre-forked child, pinned by pidfd and moved into the cgroup slot."""
         if self._child is not None:
             return self._child
@@ -343,7 +273,7 @@ class Zygote:
             os.close(creds_fd)
         pidfd = os.pidfd_open(host_pid)
         # The pidfd pins the process; make sure it is the child the zygote announced.
-        if procs.ns_pid_of(host_pid) != ns_pid:
+        if procs.ns_pid_of_pidfd(pidfd) != ns_pid:
             os.close(pidfd)
             for fd in (job_w, result_r, output_r):
                 os.close(fd)
@@ -358,7 +288,7 @@ class Zygote:
         self._last_child_ns_pid = ns_pid
         for fd in (result_r, output_r, job_w):
             os.set_blocking(fd, False)
-        child = _Child(ns_pid, host_pid, pidfd, job_w, result_r, output_r)
+        child = VerdictChild(ns_pid, host_pid, pidfd, job_w, result_r, output_r)
         if self._cgroup_kind is not None:
             slot = create_slot(slot_name())
             if slot is None:
@@ -389,7 +319,7 @@ class Zygote:
             child.close()
             self.jobs_done += 1
 
-    def _run_child(self, child: _Child, request: SandboxRequest) -> SandboxResult:
+    def _run_child(self, child: VerdictChild, request: SandboxRequest) -> SandboxResult:
         memory_bytes = int(request.memory_limit_mb) * 1024 * 1024
         cpu_s = max(1, math.ceil(request.time_limit_s)) + 1
         if self._cgroup is not None:
