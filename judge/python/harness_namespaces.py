@@ -137,12 +137,18 @@ FACTORY_PATHS = {
 
 
 def _modules(path: Iterable[str]) -> list[types.ModuleType]:
+    """The modules ``path`` names: a name exactly, a name ending in "." every module under it
+    (sys.modules' order). A name is one lookup; only a prefix scans ``sys.modules``."""
     found: dict[int, types.ModuleType] = {}
+    loaded: list[tuple[str, object]] | None = None
     for name in path:
-        for module_name, module in list(sys.modules.items()):
-            if type(module) is not types.ModuleType:
-                continue
-            if module_name == name or (name.endswith(".") and module_name.startswith(name)):
+        if name.endswith("."):
+            loaded = list(sys.modules.items()) if loaded is None else loaded
+            candidates = [module for module_name, module in loaded if module_name.startswith(name)]
+        else:
+            candidates = [sys.modules.get(name)]
+        for module in candidates:
+            if type(module) is types.ModuleType:
                 found[id(module)] = module
     return list(found.values())
 
