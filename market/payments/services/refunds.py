@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-import stripe
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -30,7 +29,6 @@ from market.payments.exceptions import (
     IdempotencyKeyReused,
     InvalidAmount,
     NotRefundable,
-    StripeUnavailable,
 )
 from market.payments.models import Deposit, DepositRefund, DepositStatus, RefundStatus
 from market.payments.services.balances import (
@@ -49,6 +47,7 @@ from market.payments.services.lots import (
     deposit_lot_remaining,
     restore_deposit_lot,
 )
+from market.payments.services.stripe_once import Attempt, Refused, make_once
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -176,14 +175,20 @@ def send_deposit_refund(*, refund_id: int) -> DepositRefund:
         return refund
     DepositRefund.objects.filter(pk=refund_id).update(attempts=F("attempts") + 1)
     client = stripe_client.get_client()
-    if refund.attempts > 0:
-        existing = _find_refund(client, refund)
-        if existing is not None:
-            return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=existing)
-    try:
-        made = client.v1.refunds.create(
+    payment_intent = str(refund.deposit.payment_intent_id)
+    answer = make_once(
+        Attempt(
+            label=f"refund {refund.pk}",
+            noun="refund",
+            marker=("deposit_refund_id", str(refund.pk)),
+            is_retry=refund.attempts > 0,
+        ),
+        list_earlier=lambda: client.v1.refunds.list(
+            params={"payment_intent": payment_intent, "limit": 100}
+        ),
+        create=lambda: client.v1.refunds.create(
             params={
-                "payment_intent": str(refund.deposit.payment_intent_id),
+                "payment_intent": payment_intent,
                 "amount": refund.amount_minor,
                 "reason": "requested_by_customer",
                 "metadata": {
@@ -192,40 +197,17 @@ def send_deposit_refund(*, refund_id: int) -> DepositRefund:
                 },
             },
             options={"idempotency_key": f"deposit-refund-{refund.pk}"},
-        )
-    except stripe.StripeError as error:
-        if stripe_client.is_temporary(error):
-            logger.warning("refund %s: temporary Stripe failure: %s", refund.pk, error)
-            raise StripeUnavailable("refund not confirmed yet: Stripe is unreachable") from error
-        logger.warning("refund %s refused by Stripe: %s", refund.pk, error)
+        ),
+    )
+    if isinstance(answer, Refused):
+        return fail_deposit_refund(refund_id=refund.pk, code=answer.code, message=answer.message)
+    if answer.status in ("failed", "canceled"):
         return fail_deposit_refund(
             refund_id=refund.pk,
-            code=str(error.code or type(error).__name__),
-            message=stripe_client.refusal_message(error),
+            code=f"refund_{answer.status}",
+            message=f"Stripe could not refund this payment ({answer.status}).",
         )
-    if made.status in ("failed", "canceled"):
-        return fail_deposit_refund(
-            refund_id=refund.pk,
-            code=f"refund_{made.status}",
-            message=f"Stripe could not refund this payment ({made.status}).",
-        )
-    return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=str(made.id))
-
-
-def _find_refund(client: stripe.StripeClient, refund: DepositRefund) -> str | None:
-    """The id of a refund an earlier attempt created for ``refund``, if any."""
-    try:
-        found = client.v1.refunds.list(
-            params={"payment_intent": str(refund.deposit.payment_intent_id), "limit": 100}
-        )
-    except stripe.StripeError as error:
-        logger.warning("refund %s: refund lookup failed: %s", refund.pk, error)
-        raise StripeUnavailable("could not check for an earlier refund") from error
-    for made in found.data:
-        metadata = made.to_dict().get("metadata") or {}
-        if metadata.get("deposit_refund_id") == str(refund.pk):
-            return str(made.id)
-    return None
+    return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=answer.stripe_id)
 
 
 def complete_deposit_refund(*, refund_id: int, stripe_refund_id: str) -> DepositRefund:
