@@ -13,13 +13,10 @@ earlier attempt made (Stripe keeps an idempotency key for 24 hours only).
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from market.exceptions import NotFound
 from market.models import AccountKind, LedgerTransaction
@@ -40,6 +37,7 @@ from market.payments.services.balances import (
 )
 from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
+from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
 from market.payments.services.idempotency_keys import checked_key
 from market.payments.services.lots import (
@@ -216,10 +214,7 @@ def complete_deposit_refund(*, refund_id: int, stripe_refund_id: str) -> Deposit
         refund = DepositRefund.objects.select_for_update().get(pk=refund_id)
         if refund.status != RefundStatus.REQUESTED:
             return refund
-        refund.status = RefundStatus.SUCCEEDED
-        refund.stripe_refund_id = stripe_refund_id
-        refund.closed_at = timezone.now()
-        refund.save(update_fields=["status", "stripe_refund_id", "closed_at"])
+        record_closed(refund, status=RefundStatus.SUCCEEDED, stripe_refund_id=stripe_refund_id)
     return refund
 
 
@@ -250,19 +245,8 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
         deposit.refunded_minor -= refund.amount_minor
         deposit.save(update_fields=["refunded_minor"])
         restore_deposit_lot(deposit, refund.amount_minor)
-        refund.status = RefundStatus.FAILED
-        refund.failure_code = code[:100]
-        refund.failure_message = message[:500]
-        refund.close_transaction = txn
-        refund.closed_at = timezone.now()
-        refund.save(
-            update_fields=[
-                "status",
-                "failure_code",
-                "failure_message",
-                "close_transaction",
-                "closed_at",
-            ]
+        record_closed(
+            refund, status=RefundStatus.FAILED, close_transaction=txn, refusal=(code, message)
         )
         apply_stripe_refunds_locked(deposit, locked_problem_ids=problems)
     logger.warning("refund %s failed: %s %s", refund.pk, code, message)
@@ -271,9 +255,4 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
 
 def list_stuck_refund_ids() -> list[int]:
     """REQUESTED refunds older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        DepositRefund.objects.filter(status=RefundStatus.REQUESTED, created_at__lt=cutoff)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    return list_stuck_ids(DepositRefund, requested=RefundStatus.REQUESTED)

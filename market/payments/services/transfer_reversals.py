@@ -21,12 +21,9 @@ A retry first lists the transfer's reversals and closes with one carrying our
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from market.models import Account, AccountKind, LedgerTransaction
 from market.money import format_minor
@@ -45,6 +42,7 @@ from market.payments.services.balances import (
     lock_usd_accounts,
     usd_system_account,
 )
+from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.lots import take_from_proceeds_lot
 from market.payments.services.stripe_once import Attempt, Refused, make_once
 from market.services.ledger import Leg, record_transaction
@@ -150,8 +148,7 @@ def refuse_transfer_reversal(*, reversal_id: int, code: str, message: str) -> Tr
             legs=legs,
             locked=locked,
             memo=f"transfer reversal {reversal.pk} of {format_minor(amount, USD)} refused: {code}",
-            failure_code=code[:100],
-            failure_message=message[:500],
+            refusal=(code, message),
         )
     return reversal
 
@@ -218,11 +215,12 @@ def _close_locked(
     legs: list[Leg],
     locked: dict[int, Account],
     memo: str,
-    **outcome: str,
+    refusal: tuple[str, str] | None = None,
+    **made: str,
 ) -> None:
-    """Post the closing transaction of a REQUESTED reversal and record how it closed
-    (``outcome``: Stripe's reversal id, or the refusal's code and message). Precondition:
-    the reversal row is locked, and so are the user accounts among ``legs`` (in ``locked``)."""
+    """Post the closing transaction of a REQUESTED reversal and record how it closed.
+    Precondition: the reversal row is locked, and so are the user accounts among ``legs``
+    (in ``locked``)."""
     txn = record_transaction(
         kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
         currency=USD,
@@ -231,21 +229,9 @@ def _close_locked(
         memo=memo[:200],
         idempotency_key=f"transfer-reversal-close-{reversal.pk}",
     )
-    for field, value in outcome.items():
-        setattr(reversal, field, value)
-    reversal.status = status
-    reversal.close_transaction = txn
-    reversal.closed_at = timezone.now()
-    reversal.save(update_fields=["status", *outcome, "close_transaction", "closed_at"])
+    record_closed(reversal, status=status, close_transaction=txn, refusal=refusal, **made)
 
 
 def list_stuck_transfer_reversal_ids() -> list[int]:
     """REQUESTED reversals older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        TransferReversal.objects.filter(
-            status=TransferReversalStatus.REQUESTED, created_at__lt=cutoff
-        )
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    return list_stuck_ids(TransferReversal, requested=TransferReversalStatus.REQUESTED)

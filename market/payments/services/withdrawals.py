@@ -11,13 +11,11 @@ Temporary failures leave it REQUESTED with its funds held, to be retried.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 
 from market.exceptions import InsufficientFunds
 from market.models import AccountKind, LedgerTransaction
@@ -42,6 +40,7 @@ from market.payments.services.balances import (
     usd_system_account,
 )
 from market.payments.services.buckets import compute_usd_buckets
+from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.idempotency_keys import checked_key
 from market.payments.services.lots import (
     consume_lots_for_withdrawal,
@@ -248,11 +247,12 @@ def complete_withdrawal(*, withdrawal_id: int, transfer_id: str) -> Withdrawal:
             memo=f"withdrawal {withdrawal.pk}: transfer {transfer_id}",
             idempotency_key=f"withdrawal-close-{withdrawal.pk}",
         )
-        withdrawal.status = WithdrawalStatus.PAID
-        withdrawal.transfer_id = transfer_id
-        withdrawal.close_transaction = txn
-        withdrawal.closed_at = timezone.now()
-        withdrawal.save(update_fields=["status", "transfer_id", "close_transaction", "closed_at"])
+        record_closed(
+            withdrawal,
+            status=WithdrawalStatus.PAID,
+            close_transaction=txn,
+            transfer_id=transfer_id,
+        )
     return withdrawal
 
 
@@ -280,19 +280,11 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
         withhold_transfer_reversals(
             withdrawal=withdrawal, receivable=receivable, accounts=accounts, locked=locked
         )
-        withdrawal.status = WithdrawalStatus.FAILED
-        withdrawal.failure_code = code[:100]
-        withdrawal.failure_message = message[:500]
-        withdrawal.close_transaction = txn
-        withdrawal.closed_at = timezone.now()
-        withdrawal.save(
-            update_fields=[
-                "status",
-                "failure_code",
-                "failure_message",
-                "close_transaction",
-                "closed_at",
-            ]
+        record_closed(
+            withdrawal,
+            status=WithdrawalStatus.FAILED,
+            close_transaction=txn,
+            refusal=(code, message),
         )
     logger.warning("withdrawal %s failed: %s %s", withdrawal.pk, code, message)
     return withdrawal
@@ -300,9 +292,4 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
 
 def list_stuck_withdrawal_ids() -> list[int]:
     """REQUESTED withdrawals older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED, created_at__lt=cutoff)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    return list_stuck_ids(Withdrawal, requested=WithdrawalStatus.REQUESTED)
