@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 
 from market.exceptions import NotFound
@@ -39,7 +39,7 @@ from market.payments.services.buckets import compute_usd_buckets, deposit_room_m
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
 from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
-from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.idempotency_keys import checked_key, once_per_key
 from market.payments.services.lots import (
     consume_deposit_lot,
     deposit_lot_remaining,
@@ -72,27 +72,16 @@ def request_deposit_refund(
             "the amount is a positive whole number of cents",
             fields={"amount_minor": ["a positive integer"]},
         )
-    idempotency_key = checked_key(idempotency_key)
-    if idempotency_key is not None:
-        existing = DepositRefund.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is not None:
-            return _replay(existing, deposit_id, amount_minor)
-    try:
-        return _take(
-            user_id=user.pk,
-            deposit_id=deposit_id,
-            amount_minor=amount_minor,
-            idempotency_key=idempotency_key,
-        )
-    except IntegrityError:
-        existing = DepositRefund.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is None:
-            raise
-        return _replay(existing, deposit_id, amount_minor)
+    key = checked_key(idempotency_key)
+    return once_per_key(
+        DepositRefund,
+        user_id=user.pk,
+        key=key,
+        create=lambda: _take(
+            user_id=user.pk, deposit_id=deposit_id, amount_minor=amount_minor, idempotency_key=key
+        ),
+        replay=lambda existing: _replay(existing, deposit_id, amount_minor),
+    )
 
 
 def _take(

@@ -14,7 +14,7 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 
 from market.exceptions import InsufficientFunds
@@ -41,7 +41,7 @@ from market.payments.services.balances import (
 )
 from market.payments.services.buckets import compute_usd_buckets
 from market.payments.services.closing import list_stuck_ids, record_closed
-from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.idempotency_keys import checked_key, once_per_key
 from market.payments.services.lots import (
     consume_lots_for_withdrawal,
     restore_lots_of_withdrawal,
@@ -81,36 +81,26 @@ def request_withdrawal(
     connected account that can receive transfers, or without enough available funds.
     """
     stripe_client.require_usd()
-    amount_minor = _validate(amount_minor)
-    idempotency_key = checked_key(idempotency_key)
-    if idempotency_key is not None:
-        existing = Withdrawal.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is not None:
-            return _replay(existing, amount_minor)
-    connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
-    if connected is None:
-        raise ConnectAccountMissing("connect a Stripe account before withdrawing")
-    if not connected.payouts_enabled:
-        raise PayoutsNotEnabled(
-            "your Stripe account cannot receive transfers yet: finish onboarding first"
-        )
-    try:
-        withdrawal = _hold(
-            user_id=user.pk,
-            connected=connected,
-            amount_minor=amount_minor,
-            idempotency_key=idempotency_key,
-        )
-    except IntegrityError:
-        existing = Withdrawal.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is None:
-            raise
-        return _replay(existing, amount_minor)
-    return withdrawal
+    amount = _validate(amount_minor)
+    key = checked_key(idempotency_key)
+
+    def hold() -> Withdrawal:
+        connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
+        if connected is None:
+            raise ConnectAccountMissing("connect a Stripe account before withdrawing")
+        if not connected.payouts_enabled:
+            raise PayoutsNotEnabled(
+                "your Stripe account cannot receive transfers yet: finish onboarding first"
+            )
+        return _hold(user_id=user.pk, connected=connected, amount_minor=amount, idempotency_key=key)
+
+    return once_per_key(
+        Withdrawal,
+        user_id=user.pk,
+        key=key,
+        create=hold,
+        replay=lambda existing: _replay(existing, amount),
+    )
 
 
 def _hold(
