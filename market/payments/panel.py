@@ -170,8 +170,20 @@ def earnings_context(request: HttpRequest) -> dict[str, Any]:
         "sales": rows,
         "earned": usd(sum(s.proceeds_minor - s.reversed_minor for s in sales)),
         "reversed": usd(sum(s.reversed_minor for s in sales)),
-        "usd": usd_panel_context(request)["usd"],
+        "usd": _earnings_balances(request),
         "reconciliation": _earnings_reconciliation(request),
+    }
+
+
+def _earnings_balances(request: HttpRequest) -> dict[str, Any]:
+    """The page's balance lines only (not the account page's whole USD panel)."""
+    if not usd_enabled():
+        return {"is_enabled": False}
+    balances = selectors.get_usd_balances(user=request.user)
+    return {
+        "is_enabled": True,
+        "pending": format_minor(balances.pending_minor, "USD"),
+        "withdrawable": format_minor(balances.withdrawable_minor, "USD"),
     }
 
 

@@ -26,14 +26,24 @@ from market.payments.stripe_client import usd_enabled
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class UsdSummary:
-    is_enabled: bool
+class UsdBalances:
     available_minor: int
     refundable_minor: int  # part of available: unspent deposits, back only as a refund
     withdrawable_minor: int  # part of available: matured sale proceeds, out by transfer
     held_minor: int
     pending_minor: int
     debt_minor: int  # <= 0: what the user owes
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UsdSummary:
+    is_enabled: bool
+    available_minor: int
+    refundable_minor: int
+    withdrawable_minor: int
+    held_minor: int
+    pending_minor: int
+    debt_minor: int
     next_release_at: datetime | None
     connected_account: ConnectedAccount | None
     payout_min_minor: int
@@ -49,7 +59,9 @@ class UsdSummary:
         return self.is_enabled and account is not None and account.payouts_enabled
 
 
-def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
+def get_usd_balances(*, user: AbstractBaseUser) -> UsdBalances:
+    """The user's USD balances and the split of available into refundable and withdrawable
+    (the earnings page's figures; the account page's summary adds the rest)."""
     accounts = {a.kind: a for a in Account.objects.filter(owner_id=user.pk, currency=Currency.USD)}
     balances = {kind: a.balance_minor for kind, a in accounts.items()}
     available = accounts.get(AccountKind.AVAILABLE)
@@ -57,6 +69,18 @@ def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
     if available is not None:
         buckets = compute_usd_buckets(user_id=user.pk, available=available)
         refundable, withdrawable = buckets.refundable_minor, buckets.withdrawable_minor
+    return UsdBalances(
+        available_minor=balances.get(AccountKind.AVAILABLE, 0),
+        refundable_minor=refundable,
+        withdrawable_minor=withdrawable,
+        held_minor=balances.get(AccountKind.HELD, 0),
+        pending_minor=balances.get(AccountKind.PENDING, 0),
+        debt_minor=balances.get(AccountKind.DEBT, 0),
+    )
+
+
+def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
+    balances = get_usd_balances(user=user)
     next_hold = (
         ProceedsHold.objects.filter(user_id=user.pk, released_at__isnull=True)
         .order_by("available_at")
@@ -65,12 +89,12 @@ def get_usd_summary(*, user: AbstractBaseUser) -> UsdSummary:
     )
     return UsdSummary(
         is_enabled=usd_enabled(),
-        available_minor=balances.get(AccountKind.AVAILABLE, 0),
-        refundable_minor=refundable,
-        withdrawable_minor=withdrawable,
-        held_minor=balances.get(AccountKind.HELD, 0),
-        pending_minor=balances.get(AccountKind.PENDING, 0),
-        debt_minor=balances.get(AccountKind.DEBT, 0),
+        available_minor=balances.available_minor,
+        refundable_minor=balances.refundable_minor,
+        withdrawable_minor=balances.withdrawable_minor,
+        held_minor=balances.held_minor,
+        pending_minor=balances.pending_minor,
+        debt_minor=balances.debt_minor,
         next_release_at=next_hold,
         connected_account=ConnectedAccount.objects.filter(user_id=user.pk).first(),
         payout_min_minor=settings.PAYOUT_MIN_MINOR,

@@ -205,7 +205,7 @@ def test_one_problem_is_serialised_while_another_trades_in_parallel():
     """While a transaction holds problem A's book lock, B trades freely and A waits."""
     from django.db import OperationalError, transaction
 
-    from market.services.order_checks import lock_problem as _lock_problem
+    from tests.market.dev_engine.problem_lock import lock_problem as _lock_problem
 
     a, b = Market(), Market()
     buyer = UserFactory()

@@ -4,11 +4,19 @@ a sale was taken back; whether the books last matched Stripe's."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from market.payments.models import ReconciliationRun
+from market.payments.models import (
+    ConnectedAccount,
+    DepositRefund,
+    ReconciliationRun,
+    Withdrawal,
+)
+from market.payments.services.proceeds import release_matured_proceeds
 from tests.factories import UserFactory
 from tests.payments.helpers import dispute, event
-from tests.payments.test_provenance import deliver, paid_deposit, sell_to
+from tests.payments.test_provenance import after_window, deliver, paid_deposit, sell_to
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +41,26 @@ def test_earnings_page_says_why_a_sale_was_reversed(client):
     assert "Pending until" in other and "&mdash;" in other
     assert "Kept from sales</dt><dd>19.00 USD" in page
     assert "Taken back</dt><dd>95.00 USD" in page
+
+
+def test_earnings_page_shows_pending_and_withdrawable_without_the_account_panels_history(
+    client,
+):
+    seller = UserFactory()
+    sell_to(paid_deposit(UserFactory(), 10_000).user, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    sell_to(paid_deposit(UserFactory(), 2_000).user, seller, 2_000)
+    client.force_login(seller)
+
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/account/earnings/").content.decode()
+
+    assert "Pending</dt><dd>19.00 USD" in page
+    assert "Withdrawable now</dt><dd>95.00 USD" in page
+    # Its three balance figures only: none of the account page's lists or Stripe account.
+    panel_only = [model._meta.db_table for model in (Withdrawal, DepositRefund, ConnectedAccount)]
+    read = [table for table in panel_only for q in queries if f'"{table}"' in q["sql"]]
+    assert read == []
 
 
 def test_earnings_page_shows_the_last_reconciliation_without_platform_figures(client):

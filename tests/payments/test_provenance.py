@@ -12,6 +12,8 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from activity.models import Event
@@ -476,4 +478,25 @@ def test_a_won_dispute_gives_a_lot_refunded_meanwhile_only_its_room_the_rest_to_
     assert FundsLot.objects.get(deposit=second).remaining_minor == 0
     assert FundsLot.objects.get(deposit=first).remaining_minor == 10_000
     assert usd(buyer) == 10_000
+    assert_payments_invariants()
+
+
+def test_a_won_dispute_gives_each_of_step_5s_lots_its_part_locking_them_in_one_query():
+    buyer, seller, other = UserFactory(), UserFactory(), UserFactory()
+    first = paid_deposit(buyer, 10_000)
+    sell_to(buyer, seller, 10_000)
+    assert release_matured_proceeds(now=after_window()) == 1
+    sell_to(seller, other, 9_500)
+    lots = [FundsLot.objects.get(deposit=paid_deposit(buyer, a)) for a in (6_000, 4_000)]
+    deliver(event("charge.dispute.created", dispute(first, "dp_two", 10_000, "needs_response")))
+    assert [FundsLot.objects.get(pk=lot.pk).remaining_minor for lot in lots] == [0, 0]
+
+    with CaptureQueriesContext(connection) as queries:
+        deliver(event("charge.dispute.closed", dispute(first, "dp_two", 10_000, "won")))
+
+    assert [FundsLot.objects.get(pk=lot.pk).remaining_minor for lot in lots] == [6_000, 4_000]
+    assert usd(buyer) == 10_000
+    by_id = f'WHERE "{FundsLot._meta.db_table}"."id"'
+    locks = [q["sql"] for q in queries if by_id in q["sql"] and "FOR NO KEY UPDATE" in q["sql"]]
+    assert len(locks) == 1 and f"IN ({lots[0].pk}, {lots[1].pk})" in locks[0], locks
     assert_payments_invariants()

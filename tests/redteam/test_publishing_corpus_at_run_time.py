@@ -20,80 +20,104 @@ import json
 import pathlib
 import re
 
+import pytest
+
 from judge.python import PythonJob, PythonJudge
+from judge.verdict import Verdict
 
 HERE = pathlib.Path(__file__).parent / "publishing"
 ATTACKS = sorted((HERE / "attacks").glob("*.py"))
 HONEST = sorted((HERE / "honest").glob("*.py"))
 BY_NAME = sorted((HERE / "by_name").glob("*.py"))
+# The honest verifiers that record a right or a wrong solution (each must record both).
+ANSWERED = [p for p in HONEST if re.search(r"^# (right|wrong): ", p.read_text(), re.MULTILINE)]
 PAYLOAD = "primefactors(391)[0]"
 SHAPES = ("1", "x**2 - 1", "1 -1\n-1 2", '{"a": 1}')
 RULE = ("InjectionBlocked", "not allowed in a verifier")
 
+# Each (verifier, solution) is judged once per session: the per-file tests and the corpus-wide
+# count below read the same verdicts, whichever runs first.
+_verdicts: dict[tuple[pathlib.Path, str], Verdict] = {}
 
-def test_no_attack_of_the_publishing_corpus_is_accepted_at_run_time(
-    redteam_judge: PythonJudge,
+
+def _judged(judge: PythonJudge, path: pathlib.Path, solution: str) -> Verdict:
+    if (path, solution) not in _verdicts:
+        job = PythonJob(path.read_text(), solution, seed=3, time_limit_s=20)
+        _verdicts[(path, solution)] = judge.judge(job)
+    return _verdicts[(path, solution)]
+
+
+def _meets_the_rule(verdict: Verdict) -> bool:
+    return any(marker in verdict.detail for marker in RULE)
+
+
+def _ids(paths: list[pathlib.Path]) -> list[str]:
+    return [path.stem for path in paths]
+
+
+def test_the_corpus_has_its_size() -> None:
+    assert len(ATTACKS) >= 200
+    assert len(HONEST) >= 25
+    assert len(ANSWERED) >= 48
+    assert len(BY_NAME) >= 1
+
+
+@pytest.mark.parametrize("path", ATTACKS, ids=_ids(ATTACKS))
+def test_the_attack_is_not_accepted_at_run_time(
+    redteam_judge: PythonJudge, path: pathlib.Path
 ) -> None:
-    outcomes = {}
-    for path in ATTACKS:
-        verdict = redteam_judge.judge(PythonJob(path.read_text(), PAYLOAD, seed=3, time_limit_s=20))
-        by_rule = any(marker in verdict.detail for marker in RULE)
-        outcomes[path.stem] = (verdict.verdict.value, by_rule)
+    verdict = _judged(redteam_judge, path, PAYLOAD)
 
-    assert len(outcomes) >= 200
-    assert [name for name, (value, _) in outcomes.items() if value == "ACCEPTED"] == []
+    assert verdict.verdict.value != "ACCEPTED", verdict.detail
+
+
+def test_most_attacks_of_the_corpus_meet_the_rule(redteam_judge: PythonJudge) -> None:
     # Most reach sympify with the payload and meet the rule; the rest expect another shape
     # (JSON, CSV, pairs) and fail before any text reaches code.
-    assert sum(by_rule for _, by_rule in outcomes.values()) >= 180
+    met = [_meets_the_rule(_judged(redteam_judge, path, PAYLOAD)) for path in ATTACKS]
+
+    assert sum(met) >= 180
 
 
-def test_the_honest_verifiers_of_the_publishing_corpus_never_meet_the_rule(
-    redteam_judge: PythonJudge,
+@pytest.mark.parametrize("path", HONEST, ids=_ids(HONEST))
+def test_the_honest_verifier_never_meets_the_rule(
+    redteam_judge: PythonJudge, path: pathlib.Path
 ) -> None:
-    met = []
-    for path in HONEST:
-        for solution in SHAPES:
-            job = PythonJob(path.read_text(), solution, seed=3, time_limit_s=20)
-            verdict = redteam_judge.judge(job)
-            if any(marker in verdict.detail for marker in RULE):
-                met.append((path.stem, solution, verdict.detail))
+    met = [
+        (solution, verdict.detail)
+        for solution in SHAPES
+        if _meets_the_rule(verdict := _judged(redteam_judge, path, solution))
+    ]
 
-    assert len(HONEST) >= 25
     assert met == []
 
 
-def test_the_honest_verifiers_accept_their_right_solution_and_reject_the_wrong_one(
-    redteam_judge: PythonJudge,
+@pytest.mark.parametrize("path", ANSWERED, ids=_ids(ANSWERED))
+def test_the_honest_verifier_accepts_its_right_solution_and_rejects_the_wrong_one(
+    redteam_judge: PythonJudge, path: pathlib.Path
 ) -> None:
-    verdicts = {}
-    for path in HONEST:
-        text = path.read_text()
-        right = re.search(r"^# right: (.+)$", text, re.MULTILINE)
-        wrong = re.search(r"^# wrong: (.+)$", text, re.MULTILINE)
-        if right is None and wrong is None:
-            continue
-        assert right is not None and wrong is not None, path.name
-        judged = []
-        for solution in (json.loads(right.group(1)), json.loads(wrong.group(1))):
-            verdict = redteam_judge.judge(PythonJob(text, solution, seed=3, time_limit_s=20))
-            judged.append((verdict.verdict.value, verdict.reason and verdict.reason.value))
-        verdicts[path.stem] = judged
+    text = path.read_text()
+    right = re.search(r"^# right: (.+)$", text, re.MULTILINE)
+    wrong = re.search(r"^# wrong: (.+)$", text, re.MULTILINE)
+    assert right is not None and wrong is not None
 
-    assert len(verdicts) >= 48
-    expected = [("ACCEPTED", None), ("REJECTED", "WRONG_ANSWER")]
-    assert {name: v for name, v in verdicts.items() if v != expected} == {}
+    judged = [
+        _judged(redteam_judge, path, json.loads(answer.group(1))) for answer in (right, wrong)
+    ]
+
+    assert [(v.verdict.value, v.reason and v.reason.value) for v in judged] == [
+        ("ACCEPTED", None),
+        ("REJECTED", "WRONG_ANSWER"),
+    ]
 
 
-def test_the_by_name_attacks_are_real_forgeries_that_only_publishing_stops(
-    redteam_judge: PythonJudge,
+@pytest.mark.parametrize("path", BY_NAME, ids=_ids(BY_NAME))
+def test_the_by_name_attack_is_a_real_forgery_that_only_publishing_stops(
+    redteam_judge: PythonJudge, path: pathlib.Path
 ) -> None:
-    verdicts = {}
-    for path in BY_NAME:
-        text = path.read_text()
-        match = re.search(r"^# solution: (\S+)$", text, re.MULTILINE)
-        assert match is not None, path.name
-        verdict = redteam_judge.judge(PythonJob(text, match.group(1), seed=3, time_limit_s=20))
-        verdicts[path.stem] = verdict.verdict.value
+    match = re.search(r"^# solution: (\S+)$", path.read_text(), re.MULTILINE)
+    assert match is not None
 
-    assert len(verdicts) == len(BY_NAME)
-    assert sorted(set(verdicts.values())) == ["ACCEPTED"], verdicts
+    verdict = _judged(redteam_judge, path, match.group(1))
+
+    assert verdict.verdict.value == "ACCEPTED", verdict.detail

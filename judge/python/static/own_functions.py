@@ -163,26 +163,11 @@ class OwnFunctions:
         """A plain value that shares no object with anything that exists before the call: a
         literal, a scalar or str computed from them, a display of such values, a local name
         bound only to such values (not a parameter), another such helper's result."""
-        if isinstance(node, ast.Constant | ast.JoinedStr):
-            return True
-        if isinstance(node, ast.Tuple | ast.List | ast.Set):
-            return all(self._new_plain(element, function) for element in node.elts)
-        if isinstance(node, ast.Dict):
-            keys = [key for key in node.keys if key is not None]
-            return len(keys) == len(node.keys) and all(
-                self._new_plain(part, function) for part in (*keys, *node.values)
-            )
-        if isinstance(node, ast.BinOp):
-            return self._new_plain(node.left, function) and self._new_plain(node.right, function)
-        if isinstance(node, ast.UnaryOp):
-            return self._new_plain(node.operand, function)
-        if isinstance(node, ast.BoolOp):
-            return all(self._new_plain(part, function) for part in node.values)
-        if isinstance(node, ast.Compare):
-            parts = (node.left, *node.comparators)
+        if isinstance(node, ast.Dict) and None in node.keys:
+            return False  # {**mapping}: its values are the mapping's
+        parts = self.plain.parts(node)
+        if parts is not None:
             return all(self._new_plain(part, function) for part in parts)
-        if isinstance(node, ast.IfExp):
-            return self._new_plain(node.body, function) and self._new_plain(node.orelse, function)
         if isinstance(node, ast.Call):
             receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
             if isinstance(receiver, ast.Constant) and isinstance(receiver.value, str):

@@ -47,15 +47,11 @@ class Plainness:
 
     def is_plain(self, node: ast.AST, scope: Scope) -> bool:  # noqa: C901 -- one case per node
         self.index.budget.check()
-        if isinstance(node, ast.Constant | ast.JoinedStr):
-            return True
-        if isinstance(node, ast.List | ast.Tuple | ast.Set):
-            return all(self.is_plain(element, scope) for element in node.elts)
+        parts = self.parts(node)
+        if parts is not None:
+            return all(self.is_plain(part, scope) for part in parts)
         if isinstance(node, ast.Starred):
             return self.is_plain(node.value, scope)
-        if isinstance(node, ast.Dict):
-            keys = [key for key in node.keys if key is not None]
-            return all(self.is_plain(part, scope) for part in (*keys, *node.values))
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
             # {(int(s[x]), int(s[y])) for s in sympy.solve(...)} holds ints whatever it iterates.
             return self.is_plain(node.elt, scope) and (
@@ -67,23 +63,13 @@ class Plainness:
                 and self.is_plain(node.value, scope)
                 and self._generators_plain(node.generators, scope)
             )
-        if isinstance(node, ast.BinOp):
-            return self.is_plain(node.left, scope) and self.is_plain(node.right, scope)
-        if isinstance(node, ast.UnaryOp):
-            return self.is_plain(node.operand, scope)
-        if isinstance(node, ast.BoolOp):
-            return all(self.is_plain(value, scope) for value in node.values)
-        if isinstance(node, ast.Compare):
-            return all(self.is_plain(part, scope) for part in (node.left, *node.comparators))
-        if isinstance(node, ast.IfExp):
-            return self.is_plain(node.body, scope) and self.is_plain(node.orelse, scope)
         if isinstance(node, ast.NamedExpr):
             return self.is_plain(node.value, scope)
         if isinstance(node, ast.Subscript):
             return self.is_plain(node.value, scope)
         if isinstance(node, ast.Slice):
-            parts = (node.lower, node.upper, node.step)
-            return all(part is None or self.is_plain(part, scope) for part in parts)
+            bounds = (node.lower, node.upper, node.step)
+            return all(bound is None or self.is_plain(bound, scope) for bound in bounds)
         if isinstance(node, ast.Attribute):
             if self.index.trusted_name(node) in PLAIN_MODULE_ATTRIBUTES:
                 return True
@@ -96,6 +82,30 @@ class Plainness:
         if isinstance(node, ast.Name):
             return self.name_plain(node.id, scope)
         return False
+
+    @staticmethod
+    def parts(node: ast.AST) -> tuple[ast.AST, ...] | None:
+        """The parts whose values make up a literal, a display or an operator's value, so
+        that it is plain when they all are (``()`` for a literal; a ``**`` of a dict display
+        is its mapping; the condition of ``a if c else b`` is not a part); None for any
+        other node."""
+        if isinstance(node, ast.Constant | ast.JoinedStr):
+            return ()
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return tuple(node.elts)
+        if isinstance(node, ast.Dict):
+            return (*(key for key in node.keys if key is not None), *node.values)
+        if isinstance(node, ast.BinOp):
+            return (node.left, node.right)
+        if isinstance(node, ast.UnaryOp):
+            return (node.operand,)
+        if isinstance(node, ast.BoolOp):
+            return tuple(node.values)
+        if isinstance(node, ast.Compare):
+            return (node.left, *node.comparators)
+        if isinstance(node, ast.IfExp):
+            return (node.body, node.orelse)
+        return None
 
     def _plain_by_shape(self, node: ast.AST) -> bool:
         """Plain whatever its names hold: a literal, a sanitiser's or ``str()``'s result, or a

@@ -6,13 +6,13 @@ from __future__ import annotations
 import stripe
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from market.money import Currency, format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import IdempotencyKeyReused, InvalidAmount
 from market.payments.models import Deposit, DepositStatus
-from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.idempotency_keys import checked_key, once_per_key
 
 
 def validate_deposit_amount(amount_minor: object) -> int:
@@ -47,18 +47,15 @@ def create_deposit_session(
     shown after commit, so no webhook can look for the row while it is uncommitted.)
     """
     stripe_client.require_usd()
-    amount_minor = validate_deposit_amount(amount_minor)
-    idempotency_key = checked_key(idempotency_key)
-    if idempotency_key is not None:
-        existing = Deposit.objects.filter(user_id=user.pk, idempotency_key=idempotency_key).first()
-        if existing is not None:
-            return _replay(existing, amount_minor)
-    try:
+    amount = validate_deposit_amount(amount_minor)
+    key = checked_key(idempotency_key)
+
+    def create() -> Deposit:
         with transaction.atomic():
             # A concurrent request with the same key waits here on the unique index until
             # this one commits or rolls back.
             deposit = Deposit.objects.create(
-                user_id=user.pk, amount_minor=amount_minor, idempotency_key=idempotency_key
+                user_id=user.pk, amount_minor=amount, idempotency_key=key
             )
             session = _create_session(
                 deposit=deposit, success_url=success_url, cancel_url=cancel_url
@@ -67,12 +64,15 @@ def create_deposit_session(
             deposit.checkout_url = session.url or ""
             deposit.status = DepositStatus.OPEN
             deposit.save(update_fields=["checkout_session_id", "checkout_url", "status"])
-    except IntegrityError:
-        existing = Deposit.objects.filter(user_id=user.pk, idempotency_key=idempotency_key).first()
-        if existing is None:
-            raise
-        return _replay(existing, amount_minor)
-    return deposit
+        return deposit
+
+    return once_per_key(
+        Deposit,
+        user_id=user.pk,
+        key=key,
+        create=create,
+        replay=lambda existing: _replay(existing, amount),
+    )
 
 
 def _create_session(

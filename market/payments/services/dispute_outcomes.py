@@ -26,7 +26,7 @@ from market.payments.services.balances import USD, lock_buyer_and_sellers, usd_s
 from market.payments.services.lots import (
     add_proceeds_lot,
     restore_deposit_lot,
-    restore_lot,
+    restore_lots,
 )
 from market.payments.services.sale_notices import tell_seller
 from market.services.ledger import Leg, record_transaction
@@ -108,10 +108,13 @@ def give_back(*, dispute: Dispute, source: Account, memo: str, idempotency_key: 
     # D's own part back to D's lot; step 5's parts back to the lots step 5 consumed. What
     # such a lot cannot take (its deposit was refunded or disputed meanwhile) is D's money
     # again (Stripe gave it back): it goes to D's lot. Unlotted money stays unlotted.
-    to_deposit_lot = dispute.from_lot_minor
-    for taken in DisputeLotTaking.objects.filter(dispute=dispute).order_by("lot_id"):
-        to_deposit_lot += taken.amount_minor - restore_lot(taken.lot_id, taken.amount_minor)
-    restore_deposit_lot(deposit, to_deposit_lot)
+    takings = list(
+        DisputeLotTaking.objects.filter(dispute=dispute)
+        .order_by("lot_id")
+        .values_list("lot_id", "amount_minor")
+    )
+    to_deposit_lot = dispute.from_lot_minor + sum(amount for _, amount in takings)
+    restore_deposit_lot(deposit, to_deposit_lot - restore_lots(takings))
     for reversal in reversals:
         hold = holds[reversal.proceeds_hold_id]
         if reversal.source == SaleReversal.Source.PENDING:

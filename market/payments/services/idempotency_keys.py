@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import IntegrityError
+
 from market.payments.exceptions import InvalidAmount
+from market.payments.models import Deposit, DepositRefund, Withdrawal
 
 MAX_KEY_CHARS = 255
+
+Keyed = TypeVar("Keyed", Deposit, DepositRefund, Withdrawal)
 
 
 def checked_key(key: str | None) -> str | None:
@@ -18,3 +26,27 @@ def checked_key(key: str | None) -> str | None:
             fields={"idempotency_key": [f"1 to {MAX_KEY_CHARS} printable characters"]},
         )
     return key
+
+
+def once_per_key(
+    model: type[Keyed],
+    *,
+    user_id: int,
+    key: str | None,
+    create: Callable[[], Keyed],
+    replay: Callable[[Keyed], Keyed],
+) -> Keyed:
+    """``create()``'s row, unless this user already used ``key``: then ``replay`` the row
+    made with it (which refuses a different request). Of two concurrent requests with one
+    key, the second waits on the unique index, fails, and replays the first's row."""
+    if key is not None:
+        existing = model.objects.filter(user_id=user_id, idempotency_key=key).first()
+        if existing is not None:
+            return replay(existing)
+    try:
+        return create()
+    except IntegrityError:
+        existing = model.objects.filter(user_id=user_id, idempotency_key=key).first()
+        if existing is None:
+            raise
+        return replay(existing)

@@ -141,22 +141,31 @@ def restore_deposit_lot(deposit: Deposit, amount_minor: int) -> None:
     lot.save(update_fields=["remaining_minor"])
 
 
-def restore_lot(lot_id: int, amount_minor: int) -> int:
-    """Give back up to ``amount_minor`` to a lot a won dispute's step 5 consumed, never beyond
-    its amount nor, for a deposit lot, beyond what may still be refunded or disputed of its
-    deposit (refunded or disputed meanwhile, that money is gone); return what it took."""
-    lot = (
-        FundsLot.objects.select_for_update(no_key=True, of=("self",))
-        .select_related("deposit")
-        .get(pk=lot_id)
-    )
-    room = lot.amount_minor - lot.remaining_minor
-    if lot.deposit is not None:
-        from market.payments.services.buckets import deposit_room_minor
+def restore_lots(parts: list[tuple[int, int]]) -> int:
+    """Give back each ``(lot id, amount)`` a won dispute's step 5 consumed, never beyond the
+    lot's amount nor, for a deposit lot, beyond what may still be refunded or disputed of its
+    deposit (refunded or disputed meanwhile, that money is gone); return what they took.
 
-        room = min(room, deposit_room_minor(lot.deposit) - lot.remaining_minor)
-    back = max(min(amount_minor, room), 0)
-    if back:
-        lot.remaining_minor += back
-        lot.save(update_fields=["remaining_minor"])
-    return back
+    The lots are locked in one query, in id order (FOR NO KEY UPDATE, docs/payments.md "Lock
+    order"). Precondition: their owners' AVAILABLE accounts are locked."""
+    from market.payments.services.buckets import deposit_room_minor
+
+    lots = {
+        lot.pk: lot
+        for lot in FundsLot.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("deposit")
+        .filter(pk__in=sorted({lot_id for lot_id, _ in parts}))
+        .order_by("id")
+    }
+    taken = 0
+    for lot_id, amount_minor in parts:
+        lot = lots[lot_id]
+        room = lot.amount_minor - lot.remaining_minor
+        if lot.deposit is not None:
+            room = min(room, deposit_room_minor(lot.deposit) - lot.remaining_minor)
+        back = max(min(amount_minor, room), 0)
+        if back:
+            lot.remaining_minor += back
+            lot.save(update_fields=["remaining_minor"])
+        taken += back
+    return taken

@@ -13,14 +13,10 @@ earlier attempt made (Stripe keeps an idempotency key for 24 hours only).
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-import stripe
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from market.exceptions import NotFound
 from market.models import AccountKind, LedgerTransaction
@@ -30,7 +26,6 @@ from market.payments.exceptions import (
     IdempotencyKeyReused,
     InvalidAmount,
     NotRefundable,
-    StripeUnavailable,
 )
 from market.payments.models import Deposit, DepositRefund, DepositStatus, RefundStatus
 from market.payments.services.balances import (
@@ -42,13 +37,15 @@ from market.payments.services.balances import (
 )
 from market.payments.services.buckets import compute_usd_buckets, deposit_room_minor
 from market.payments.services.chargebacks import apply_stripe_refunds_locked
+from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.debtors import lock_problems_of_open_usd_bids
-from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.idempotency_keys import checked_key, once_per_key
 from market.payments.services.lots import (
     consume_deposit_lot,
     deposit_lot_remaining,
     restore_deposit_lot,
 )
+from market.payments.services.stripe_once import Attempt, Refused, make_once
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -75,27 +72,16 @@ def request_deposit_refund(
             "the amount is a positive whole number of cents",
             fields={"amount_minor": ["a positive integer"]},
         )
-    idempotency_key = checked_key(idempotency_key)
-    if idempotency_key is not None:
-        existing = DepositRefund.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is not None:
-            return _replay(existing, deposit_id, amount_minor)
-    try:
-        return _take(
-            user_id=user.pk,
-            deposit_id=deposit_id,
-            amount_minor=amount_minor,
-            idempotency_key=idempotency_key,
-        )
-    except IntegrityError:
-        existing = DepositRefund.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is None:
-            raise
-        return _replay(existing, deposit_id, amount_minor)
+    key = checked_key(idempotency_key)
+    return once_per_key(
+        DepositRefund,
+        user_id=user.pk,
+        key=key,
+        create=lambda: _take(
+            user_id=user.pk, deposit_id=deposit_id, amount_minor=amount_minor, idempotency_key=key
+        ),
+        replay=lambda existing: _replay(existing, deposit_id, amount_minor),
+    )
 
 
 def _take(
@@ -176,14 +162,20 @@ def send_deposit_refund(*, refund_id: int) -> DepositRefund:
         return refund
     DepositRefund.objects.filter(pk=refund_id).update(attempts=F("attempts") + 1)
     client = stripe_client.get_client()
-    if refund.attempts > 0:
-        existing = _find_refund(client, refund)
-        if existing is not None:
-            return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=existing)
-    try:
-        made = client.v1.refunds.create(
+    payment_intent = str(refund.deposit.payment_intent_id)
+    answer = make_once(
+        Attempt(
+            label=f"refund {refund.pk}",
+            noun="refund",
+            marker=("deposit_refund_id", str(refund.pk)),
+            is_retry=refund.attempts > 0,
+        ),
+        list_earlier=lambda: client.v1.refunds.list(
+            params={"payment_intent": payment_intent, "limit": 100}
+        ),
+        create=lambda: client.v1.refunds.create(
             params={
-                "payment_intent": str(refund.deposit.payment_intent_id),
+                "payment_intent": payment_intent,
                 "amount": refund.amount_minor,
                 "reason": "requested_by_customer",
                 "metadata": {
@@ -192,40 +184,17 @@ def send_deposit_refund(*, refund_id: int) -> DepositRefund:
                 },
             },
             options={"idempotency_key": f"deposit-refund-{refund.pk}"},
-        )
-    except stripe.StripeError as error:
-        if stripe_client.is_temporary(error):
-            logger.warning("refund %s: temporary Stripe failure: %s", refund.pk, error)
-            raise StripeUnavailable("refund not confirmed yet: Stripe is unreachable") from error
-        logger.warning("refund %s refused by Stripe: %s", refund.pk, error)
+        ),
+    )
+    if isinstance(answer, Refused):
+        return fail_deposit_refund(refund_id=refund.pk, code=answer.code, message=answer.message)
+    if answer.status in ("failed", "canceled"):
         return fail_deposit_refund(
             refund_id=refund.pk,
-            code=str(error.code or type(error).__name__),
-            message=stripe_client.refusal_message(error),
+            code=f"refund_{answer.status}",
+            message=f"Stripe could not refund this payment ({answer.status}).",
         )
-    if made.status in ("failed", "canceled"):
-        return fail_deposit_refund(
-            refund_id=refund.pk,
-            code=f"refund_{made.status}",
-            message=f"Stripe could not refund this payment ({made.status}).",
-        )
-    return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=str(made.id))
-
-
-def _find_refund(client: stripe.StripeClient, refund: DepositRefund) -> str | None:
-    """The id of a refund an earlier attempt created for ``refund``, if any."""
-    try:
-        found = client.v1.refunds.list(
-            params={"payment_intent": str(refund.deposit.payment_intent_id), "limit": 100}
-        )
-    except stripe.StripeError as error:
-        logger.warning("refund %s: refund lookup failed: %s", refund.pk, error)
-        raise StripeUnavailable("could not check for an earlier refund") from error
-    for made in found.data:
-        metadata = made.to_dict().get("metadata") or {}
-        if metadata.get("deposit_refund_id") == str(refund.pk):
-            return str(made.id)
-    return None
+    return complete_deposit_refund(refund_id=refund.pk, stripe_refund_id=answer.stripe_id)
 
 
 def complete_deposit_refund(*, refund_id: int, stripe_refund_id: str) -> DepositRefund:
@@ -234,10 +203,7 @@ def complete_deposit_refund(*, refund_id: int, stripe_refund_id: str) -> Deposit
         refund = DepositRefund.objects.select_for_update().get(pk=refund_id)
         if refund.status != RefundStatus.REQUESTED:
             return refund
-        refund.status = RefundStatus.SUCCEEDED
-        refund.stripe_refund_id = stripe_refund_id
-        refund.closed_at = timezone.now()
-        refund.save(update_fields=["status", "stripe_refund_id", "closed_at"])
+        record_closed(refund, status=RefundStatus.SUCCEEDED, stripe_refund_id=stripe_refund_id)
     return refund
 
 
@@ -268,19 +234,8 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
         deposit.refunded_minor -= refund.amount_minor
         deposit.save(update_fields=["refunded_minor"])
         restore_deposit_lot(deposit, refund.amount_minor)
-        refund.status = RefundStatus.FAILED
-        refund.failure_code = code[:100]
-        refund.failure_message = message[:500]
-        refund.close_transaction = txn
-        refund.closed_at = timezone.now()
-        refund.save(
-            update_fields=[
-                "status",
-                "failure_code",
-                "failure_message",
-                "close_transaction",
-                "closed_at",
-            ]
+        record_closed(
+            refund, status=RefundStatus.FAILED, close_transaction=txn, refusal=(code, message)
         )
         apply_stripe_refunds_locked(deposit, locked_problem_ids=problems)
     logger.warning("refund %s failed: %s %s", refund.pk, code, message)
@@ -289,9 +244,4 @@ def fail_deposit_refund(*, refund_id: int, code: str, message: str) -> DepositRe
 
 def list_stuck_refund_ids() -> list[int]:
     """REQUESTED refunds older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        DepositRefund.objects.filter(status=RefundStatus.REQUESTED, created_at__lt=cutoff)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    return list_stuck_ids(DepositRefund, requested=RefundStatus.REQUESTED)

@@ -21,15 +21,11 @@ A retry first lists the transfer's reversals and closes with one carrying our
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-import stripe
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
-from market.models import AccountKind, LedgerTransaction
+from market.models import Account, AccountKind, LedgerTransaction
 from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import StripeUnavailable
@@ -37,6 +33,7 @@ from market.payments.models import (
     SaleReversal,
     TransferReversal,
     TransferReversalStatus,
+    Withdrawal,
     WithdrawalStatus,
 )
 from market.payments.services.balances import (
@@ -45,7 +42,9 @@ from market.payments.services.balances import (
     lock_usd_accounts,
     usd_system_account,
 )
+from market.payments.services.closing import list_stuck_ids, record_closed
 from market.payments.services.lots import take_from_proceeds_lot
+from market.payments.services.stripe_once import Attempt, Refused, make_once
 from market.services.ledger import Leg, record_transaction
 
 logger = logging.getLogger(__name__)
@@ -67,12 +66,16 @@ def send_transfer_reversal(*, reversal_id: int) -> TransferReversal:
     TransferReversal.objects.filter(pk=reversal_id).update(attempts=F("attempts") + 1)
     transfer_id = str(reversal.withdrawal.transfer_id)
     client = stripe_client.get_client()
-    if reversal.attempts > 0:
-        existing = _find_reversal(client, reversal, transfer_id)
-        if existing is not None:
-            return complete_transfer_reversal(reversal_id=reversal.pk, stripe_reversal_id=existing)
-    try:
-        made = client.v1.transfers.reversals.create(
+    answer = make_once(
+        Attempt(
+            label=f"transfer reversal {reversal.pk}",
+            noun="reversal",
+            marker=("transfer_reversal_id", str(reversal.pk)),
+            is_retry=reversal.attempts > 0,
+            refusal_level=logging.ERROR,
+        ),
+        list_earlier=lambda: client.v1.transfers.reversals.list(transfer_id, params={"limit": 100}),
+        create=lambda: client.v1.transfers.reversals.create(
             transfer_id,
             params={
                 "amount": reversal.amount_minor,
@@ -82,33 +85,13 @@ def send_transfer_reversal(*, reversal_id: int) -> TransferReversal:
                 },
             },
             options={"idempotency_key": f"transfer-reversal-{reversal.pk}"},
-        )
-    except stripe.StripeError as error:
-        if stripe_client.is_temporary(error):
-            logger.warning("transfer reversal %s: temporary failure: %s", reversal.pk, error)
-            raise StripeUnavailable("reversal not confirmed yet: Stripe is unreachable") from error
-        logger.error("transfer reversal %s refused by Stripe: %s", reversal.pk, error)
+        ),
+    )
+    if isinstance(answer, Refused):
         return refuse_transfer_reversal(
-            reversal_id=reversal.pk,
-            code=str(error.code or type(error).__name__),
-            message=stripe_client.refusal_message(error),
+            reversal_id=reversal.pk, code=answer.code, message=answer.message
         )
-    return complete_transfer_reversal(reversal_id=reversal.pk, stripe_reversal_id=str(made.id))
-
-
-def _find_reversal(
-    client: stripe.StripeClient, reversal: TransferReversal, transfer_id: str
-) -> str | None:
-    try:
-        found = client.v1.transfers.reversals.list(transfer_id, params={"limit": 100})
-    except stripe.StripeError as error:
-        logger.warning("transfer reversal %s: lookup failed: %s", reversal.pk, error)
-        raise StripeUnavailable("could not check for an earlier reversal") from error
-    for made in found.data:
-        metadata = made.to_dict().get("metadata") or {}
-        if metadata.get("transfer_reversal_id") == str(reversal.pk):
-            return str(made.id)
-    return None
+    return complete_transfer_reversal(reversal_id=reversal.pk, stripe_reversal_id=answer.stripe_id)
 
 
 def _lock_requested(reversal_id: int) -> TransferReversal | None:
@@ -128,20 +111,13 @@ def complete_transfer_reversal(*, reversal_id: int, stripe_reversal_id: str) -> 
         reversal = _lock_requested(reversal_id)
         if reversal is None:
             return TransferReversal.objects.get(pk=reversal_id)
-        txn = record_transaction(
-            kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
-            currency=USD,
+        _close_locked(
+            reversal,
+            status=TransferReversalStatus.SUCCEEDED,
             legs=[(receivable, reversal.amount_minor), (clearing, -reversal.amount_minor)],
             locked={},
             memo=f"transfer reversal {reversal.pk}: {stripe_reversal_id}",
-            idempotency_key=f"transfer-reversal-close-{reversal.pk}",
-        )
-        reversal.status = TransferReversalStatus.SUCCEEDED
-        reversal.stripe_reversal_id = stripe_reversal_id
-        reversal.close_transaction = txn
-        reversal.closed_at = timezone.now()
-        reversal.save(
-            update_fields=["status", "stripe_reversal_id", "close_transaction", "closed_at"]
+            stripe_reversal_id=stripe_reversal_id,
         )
     return reversal
 
@@ -163,46 +139,99 @@ def refuse_transfer_reversal(*, reversal_id: int, code: str, message: str) -> Tr
             accounts, locked = lock_usd_accounts(
                 sale.seller_id, AccountKind.AVAILABLE, AccountKind.DEBT
             )
-            legs += debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
-            # give_back put the amount back in the seller's proceeds lot too: take it from
-            # there (as much as is unspent), under the seller's AVAILABLE lock.
-            take_from_proceeds_lot(proceeds_hold_id=sale.proceeds_hold_id, amount_minor=amount)
+            legs += _take_back_from_seller(reversal, accounts=accounts, locked=locked)
         else:
             legs.append((losses, -amount))
-        txn = record_transaction(
-            kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
-            currency=USD,
+        _close_locked(
+            reversal,
+            status=TransferReversalStatus.REFUSED,
             legs=legs,
             locked=locked,
-            memo=(
-                f"transfer reversal {reversal.pk} of {format_minor(amount, USD)} refused: {code}"
-            )[:200],
-            idempotency_key=f"transfer-reversal-close-{reversal.pk}",
-        )
-        reversal.status = TransferReversalStatus.REFUSED
-        reversal.failure_code = code[:100]
-        reversal.failure_message = message[:500]
-        reversal.close_transaction = txn
-        reversal.closed_at = timezone.now()
-        reversal.save(
-            update_fields=[
-                "status",
-                "failure_code",
-                "failure_message",
-                "close_transaction",
-                "closed_at",
-            ]
+            memo=f"transfer reversal {reversal.pk} of {format_minor(amount, USD)} refused: {code}",
+            refusal=(code, message),
         )
     return reversal
 
 
+def withhold_transfer_reversals(
+    *,
+    withdrawal: Withdrawal,
+    receivable: Account,
+    accounts: dict[AccountKind, Account],
+    locked: dict[int, Account],
+) -> None:
+    """Transfer reversals a taking asked while this withdrawal's transfer was in flight: the
+    transfer was refused, so the money is back in the seller's balance; each is taken from
+    there (available, then debt) to pay the REVERSALS receivable, instead of asking Stripe.
+
+    Precondition: the withdrawal and the seller's accounts are locked. The reversals are
+    read after the account locks, so one written by a taking that held them is seen.
+    """
+    requested = (
+        TransferReversal.objects.select_for_update(of=("self",))
+        .filter(withdrawal=withdrawal, status=TransferReversalStatus.REQUESTED)
+        .select_related("sale_reversal")
+        .order_by("id")
+    )
+    for reversal in requested:
+        amount = reversal.amount_minor
+        _close_locked(
+            reversal,
+            status=TransferReversalStatus.WITHHELD,
+            legs=[
+                (receivable, amount),
+                *_take_back_from_seller(reversal, accounts=accounts, locked=locked),
+            ],
+            locked=locked,
+            memo=(
+                f"transfer reversal {reversal.pk} of {format_minor(amount, USD)}: withheld, "
+                f"withdrawal {withdrawal.pk} was refused"
+            ),
+        )
+
+
+def _take_back_from_seller(
+    reversal: TransferReversal,
+    *,
+    accounts: dict[AccountKind, Account],
+    locked: dict[int, Account],
+) -> list[Leg]:
+    """The legs that take the reversal's amount from the seller's available USD (the rest as
+    debt). If a won dispute had given it back, it went back to the seller's proceeds lot too:
+    it is taken from there as well (as much as is unspent), under the seller's AVAILABLE lock.
+    Precondition: the seller's AVAILABLE and DEBT accounts are locked (in ``locked``)."""
+    amount = reversal.amount_minor
+    legs = debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount)
+    sale = reversal.sale_reversal
+    if sale.status == SaleReversal.Status.RESTORED:
+        take_from_proceeds_lot(proceeds_hold_id=sale.proceeds_hold_id, amount_minor=amount)
+    return legs
+
+
+def _close_locked(
+    reversal: TransferReversal,
+    *,
+    status: TransferReversalStatus,
+    legs: list[Leg],
+    locked: dict[int, Account],
+    memo: str,
+    refusal: tuple[str, str] | None = None,
+    **made: str,
+) -> None:
+    """Post the closing transaction of a REQUESTED reversal and record how it closed.
+    Precondition: the reversal row is locked, and so are the user accounts among ``legs``
+    (in ``locked``)."""
+    txn = record_transaction(
+        kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
+        currency=USD,
+        legs=legs,
+        locked=locked,
+        memo=memo[:200],
+        idempotency_key=f"transfer-reversal-close-{reversal.pk}",
+    )
+    record_closed(reversal, status=status, close_transaction=txn, refusal=refusal, **made)
+
+
 def list_stuck_transfer_reversal_ids() -> list[int]:
     """REQUESTED reversals older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        TransferReversal.objects.filter(
-            status=TransferReversalStatus.REQUESTED, created_at__lt=cutoff
-        )
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
+    return list_stuck_ids(TransferReversal, requested=TransferReversalStatus.REQUESTED)

@@ -11,17 +11,14 @@ Temporary failures leave it REQUESTED with its funds held, to be retried.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
-import stripe
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from market.exceptions import InsufficientFunds
-from market.models import Account, AccountKind, LedgerTransaction
+from market.models import AccountKind, LedgerTransaction
 from market.money import format_minor
 from market.payments import stripe_client
 from market.payments.exceptions import (
@@ -29,31 +26,28 @@ from market.payments.exceptions import (
     IdempotencyKeyReused,
     InvalidAmount,
     PayoutsNotEnabled,
-    StripeUnavailable,
 )
 from market.payments.models import (
     ConnectedAccount,
-    SaleReversal,
-    TransferReversal,
-    TransferReversalStatus,
     Withdrawal,
     WithdrawalStatus,
 )
 from market.payments.services.balances import (
     USD,
     credit_available_locked,
-    debit_or_debt_legs,
     lock_usd_accounts,
     settle_debt_locked,
     usd_system_account,
 )
 from market.payments.services.buckets import compute_usd_buckets
-from market.payments.services.idempotency_keys import checked_key
+from market.payments.services.closing import list_stuck_ids, record_closed
+from market.payments.services.idempotency_keys import checked_key, once_per_key
 from market.payments.services.lots import (
     consume_lots_for_withdrawal,
     restore_lots_of_withdrawal,
-    take_from_proceeds_lot,
 )
+from market.payments.services.stripe_once import Attempt, Refused, make_once
+from market.payments.services.transfer_reversals import withhold_transfer_reversals
 from market.services.ledger import record_transaction
 
 logger = logging.getLogger(__name__)
@@ -87,36 +81,26 @@ def request_withdrawal(
     connected account that can receive transfers, or without enough available funds.
     """
     stripe_client.require_usd()
-    amount_minor = _validate(amount_minor)
-    idempotency_key = checked_key(idempotency_key)
-    if idempotency_key is not None:
-        existing = Withdrawal.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is not None:
-            return _replay(existing, amount_minor)
-    connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
-    if connected is None:
-        raise ConnectAccountMissing("connect a Stripe account before withdrawing")
-    if not connected.payouts_enabled:
-        raise PayoutsNotEnabled(
-            "your Stripe account cannot receive transfers yet: finish onboarding first"
-        )
-    try:
-        withdrawal = _hold(
-            user_id=user.pk,
-            connected=connected,
-            amount_minor=amount_minor,
-            idempotency_key=idempotency_key,
-        )
-    except IntegrityError:
-        existing = Withdrawal.objects.filter(
-            user_id=user.pk, idempotency_key=idempotency_key
-        ).first()
-        if existing is None:
-            raise
-        return _replay(existing, amount_minor)
-    return withdrawal
+    amount = _validate(amount_minor)
+    key = checked_key(idempotency_key)
+
+    def hold() -> Withdrawal:
+        connected = ConnectedAccount.objects.filter(user_id=user.pk).first()
+        if connected is None:
+            raise ConnectAccountMissing("connect a Stripe account before withdrawing")
+        if not connected.payouts_enabled:
+            raise PayoutsNotEnabled(
+                "your Stripe account cannot receive transfers yet: finish onboarding first"
+            )
+        return _hold(user_id=user.pk, connected=connected, amount_minor=amount, idempotency_key=key)
+
+    return once_per_key(
+        Withdrawal,
+        user_id=user.pk,
+        key=key,
+        create=hold,
+        replay=lambda existing: _replay(existing, amount),
+    )
 
 
 def _hold(
@@ -186,20 +170,27 @@ def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
         return withdrawal
     Withdrawal.objects.filter(pk=withdrawal_id).update(attempts=F("attempts") + 1)
     client = stripe_client.get_client()
-    if withdrawal.attempts > 0:
-        # A retry. Stripe keeps an idempotency key for 24 hours only, so a retry after that
-        # (a stuck withdrawal, a worker that was down) would create a second transfer if an
-        # earlier attempt's transfer went through but its answer was lost; and a refusal now
-        # would release funds that already left. Look for our transfer first.
-        existing = _find_transfer(client, withdrawal)
-        if existing is not None:
-            return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=existing)
-    try:
-        transfer = client.v1.transfers.create(
+    destination = withdrawal.connected_account.stripe_account_id
+    answer = make_once(
+        Attempt(
+            label=f"withdrawal {withdrawal.pk}",
+            noun="transfer",
+            marker=("withdrawal_id", str(withdrawal.pk)),
+            # A refusal now would release funds that already left: look for our transfer.
+            is_retry=withdrawal.attempts > 0,
+        ),
+        list_earlier=lambda: client.v1.transfers.list(
+            params={
+                "transfer_group": f"withdrawal-{withdrawal.pk}",
+                "destination": destination,
+                "limit": 10,
+            }
+        ),
+        create=lambda: client.v1.transfers.create(
             params={
                 "amount": withdrawal.net_minor,
                 "currency": "usd",
-                "destination": withdrawal.connected_account.stripe_account_id,
+                "destination": destination,
                 "transfer_group": f"withdrawal-{withdrawal.pk}",
                 "metadata": {
                     "withdrawal_id": str(withdrawal.pk),
@@ -207,40 +198,13 @@ def send_withdrawal_transfer(*, withdrawal_id: int) -> Withdrawal:
                 },
             },
             options={"idempotency_key": f"payout-{withdrawal.pk}"},
-        )
-    except stripe.StripeError as error:
-        if stripe_client.is_temporary(error):
-            logger.warning("withdrawal %s: temporary Stripe failure: %s", withdrawal.pk, error)
-            raise StripeUnavailable("transfer not confirmed yet: Stripe is unreachable") from error
-        logger.warning("withdrawal %s refused by Stripe: %s", withdrawal.pk, error)
+        ),
+    )
+    if isinstance(answer, Refused):
         return fail_withdrawal(
-            withdrawal_id=withdrawal.pk,
-            code=str(error.code or type(error).__name__),
-            message=stripe_client.refusal_message(error),
+            withdrawal_id=withdrawal.pk, code=answer.code, message=answer.message
         )
-    return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=transfer.id)
-
-
-def _find_transfer(client: stripe.StripeClient, withdrawal: Withdrawal) -> str | None:
-    """The id of a transfer an earlier attempt created for ``withdrawal``, if any."""
-    try:
-        found = client.v1.transfers.list(
-            params={
-                "transfer_group": f"withdrawal-{withdrawal.pk}",
-                "destination": withdrawal.connected_account.stripe_account_id,
-                "limit": 10,
-            }
-        )
-    except stripe.StripeError as error:
-        # Whatever the error, nothing is decided without the answer: the funds stay held and
-        # the withdrawal REQUESTED (retried by Celery, or later by the stuck-withdrawal sweep).
-        logger.warning("withdrawal %s: transfer lookup failed: %s", withdrawal.pk, error)
-        raise StripeUnavailable("could not check for an earlier transfer") from error
-    for transfer in found.data:
-        metadata = transfer.to_dict().get("metadata") or {}
-        if metadata.get("withdrawal_id") == str(withdrawal.pk):
-            return str(transfer.id)
-    return None
+    return complete_withdrawal(withdrawal_id=withdrawal.pk, transfer_id=answer.stripe_id)
 
 
 def _lock_requested(withdrawal_id: int) -> Withdrawal | None:
@@ -273,11 +237,12 @@ def complete_withdrawal(*, withdrawal_id: int, transfer_id: str) -> Withdrawal:
             memo=f"withdrawal {withdrawal.pk}: transfer {transfer_id}",
             idempotency_key=f"withdrawal-close-{withdrawal.pk}",
         )
-        withdrawal.status = WithdrawalStatus.PAID
-        withdrawal.transfer_id = transfer_id
-        withdrawal.close_transaction = txn
-        withdrawal.closed_at = timezone.now()
-        withdrawal.save(update_fields=["status", "transfer_id", "close_transaction", "closed_at"])
+        record_closed(
+            withdrawal,
+            status=WithdrawalStatus.PAID,
+            close_transaction=txn,
+            transfer_id=transfer_id,
+        )
     return withdrawal
 
 
@@ -305,19 +270,11 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
         withhold_transfer_reversals(
             withdrawal=withdrawal, receivable=receivable, accounts=accounts, locked=locked
         )
-        withdrawal.status = WithdrawalStatus.FAILED
-        withdrawal.failure_code = code[:100]
-        withdrawal.failure_message = message[:500]
-        withdrawal.close_transaction = txn
-        withdrawal.closed_at = timezone.now()
-        withdrawal.save(
-            update_fields=[
-                "status",
-                "failure_code",
-                "failure_message",
-                "close_transaction",
-                "closed_at",
-            ]
+        record_closed(
+            withdrawal,
+            status=WithdrawalStatus.FAILED,
+            close_transaction=txn,
+            refusal=(code, message),
         )
     logger.warning("withdrawal %s failed: %s %s", withdrawal.pk, code, message)
     return withdrawal
@@ -325,56 +282,4 @@ def fail_withdrawal(*, withdrawal_id: int, code: str, message: str) -> Withdrawa
 
 def list_stuck_withdrawal_ids() -> list[int]:
     """REQUESTED withdrawals older than PAYOUT_STUCK_AFTER_S (their task gave up or was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PAYOUT_STUCK_AFTER_S)
-    return list(
-        Withdrawal.objects.filter(status=WithdrawalStatus.REQUESTED, created_at__lt=cutoff)
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
-
-
-def withhold_transfer_reversals(
-    *,
-    withdrawal: Withdrawal,
-    receivable: Account,
-    accounts: dict[AccountKind, Account],
-    locked: dict[int, Account],
-) -> None:
-    """Transfer reversals a taking asked while this withdrawal's transfer was in flight: the
-    transfer was refused, so the money is back in the seller's balance; each is taken from
-    there (available, then debt) to pay the REVERSALS receivable, instead of asking Stripe.
-
-    Precondition: the withdrawal and the seller's accounts are locked. The reversals are
-    read after the account locks, so one written by a taking that held them is seen.
-    """
-    requested = (
-        TransferReversal.objects.select_for_update(of=("self",))
-        .filter(withdrawal=withdrawal, status=TransferReversalStatus.REQUESTED)
-        .select_related("sale_reversal")
-        .order_by("id")
-    )
-    for reversal in requested:
-        amount = reversal.amount_minor
-        txn = record_transaction(
-            kind=LedgerTransaction.Kind.TRANSFER_REVERSAL,
-            currency=USD,
-            legs=[
-                (receivable, amount),
-                *debit_or_debt_legs(accounts=accounts, locked=locked, amount_minor=amount),
-            ],
-            locked=locked,
-            memo=(
-                f"transfer reversal {reversal.pk} of {format_minor(amount, USD)}: withheld, "
-                f"withdrawal {withdrawal.pk} was refused"
-            )[:200],
-            idempotency_key=f"transfer-reversal-close-{reversal.pk}",
-        )
-        if reversal.sale_reversal.status == SaleReversal.Status.RESTORED:
-            # A won dispute put it back in the seller's proceeds lot as well.
-            take_from_proceeds_lot(
-                proceeds_hold_id=reversal.sale_reversal.proceeds_hold_id, amount_minor=amount
-            )
-        reversal.status = TransferReversalStatus.WITHHELD
-        reversal.close_transaction = txn
-        reversal.closed_at = timezone.now()
-        reversal.save(update_fields=["status", "close_transaction", "closed_at"])
+    return list_stuck_ids(Withdrawal, requested=WithdrawalStatus.REQUESTED)

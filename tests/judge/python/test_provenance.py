@@ -15,6 +15,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from judge.python import harness_factories
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -79,39 +81,52 @@ def test_the_honest_sweep_is_never_refused_twice_in_a_row() -> None:
     assert admissions.get("lambdify: plain names", 0) >= 1
 
 
-def test_runtime_text_never_becomes_code_through_any_entry() -> None:
-    result = _run(
-        """
+# Each reached with text made at run time (``text``, no literal anywhere): every one is refused.
+RUNTIME_ENTRIES = {
+    "sympify": "sympy.sympify(text)",
+    "S": "sympy.S(text)",
+    "parse_expr": "sympy.parsing.sympy_parser.parse_expr(text)",
+    "eval": "eval(text)",
+    "exec": "exec(text)",
+    "compile": 'compile(text, "<x>", "eval")',
+    "compile bytes": 'compile(text.encode(), "<x>", "eval")',
+    "compile of a tree": 'compile(__import__("ast").parse(text, mode="eval"), "<x>", "eval")',
+    "lambdify text": "sympy.lambdify([], text)",
+    "lambdify a symbol named by text": 'sympy.lambdify([], sympy.Symbol(RUNTIME(["os.", "getpid()"])))',
+    "lambdify a function named by text": 'sympy.lambdify(x, sympy.Function(RUNTIME(["__import__"]))(x))',
+    "Matrix of text": "sympy.Matrix([[text]])",
+    "Poly of text": "sympy.Poly(text, x)",
+    "mpmath.identify of text": "mpmath.identify(1.4142135623730951, [text])",
+    "pickle": """__import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR.")""",
+    "marshal": '__import__("marshal").loads(__import__("marshal").dumps(VERIFIER))',
+    "a literal that sympifies what it is handed": 'sympy.sympify("Poly(a, x)", locals={"a": text, "x": x})',
+    "a literal whose Matrix sympifies its rows": 'sympy.sympify("Matrix(rows)", locals={"rows": [[text]]})',
+    "a literal that calls a parser": 'sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text})',
+    "lambdify text nested in lists": "sympy.lambdify([x], [[x, text]])",
+    "lambdify a namespace keyed by text": 'sympy.lambdify(x, x, [{text: 1}, "math"])',
+    "lambdify a codegen String": 'sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text))',
+    "numpy.bmat of text": 'numpy.bmat(RUNTIME(["VERI", "FIER"]))',
+    "nsimplify with a constant of text": 'sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])])',
+    "nsimplify below a literal, with a constant of text": 'sympy.sympify("nsimplify(1.5, [c])", locals={"c": text})',
+    "a dataclass field named by text": '__import__("dataclasses").dataclass(type("R", (), {"__annotations__": {RUNTIME(["a=0,", "*b"]): int}}))',
+}
+OWN_LOADER = "a SourceFileLoader subclass of the verifier's"
+
+
+def _calls(entries: dict[str, str]) -> str:
+    """A script's ``calls``: each entry's name to a function making its call."""
+    lines = "".join(f"    {name!r}: lambda: {call},\n" for name, call in entries.items())
+    return "calls = {\n" + lines + "}\n"
+
+
+@pytest.fixture(scope="module")
+def runtime_entries() -> dict[str, object]:
+    """One interpreter attempts every entry (each case's outcome is asserted on its own)."""
+    setup = """
         text = RUNTIME(["x", "**", "3"])  # made at run time, no literal anywhere
         x = sympy.Symbol("x")
-        calls = {
-            "sympify": lambda: sympy.sympify(text),
-            "S": lambda: sympy.S(text),
-            "parse_expr": lambda: sympy.parsing.sympy_parser.parse_expr(text),
-            "eval": lambda: eval(text),
-            "exec": lambda: exec(text),
-            "compile": lambda: compile(text, "<x>", "eval"),
-            "compile bytes": lambda: compile(text.encode(), "<x>", "eval"),
-            "compile of a tree": lambda: compile(__import__("ast").parse(text, mode="eval"), "<x>", "eval"),
-            "lambdify text": lambda: sympy.lambdify([], text),
-            "lambdify a symbol named by text": lambda: sympy.lambdify([], sympy.Symbol(RUNTIME(["os.", "getpid()"]))),
-            "lambdify a function named by text": lambda: sympy.lambdify(x, sympy.Function(RUNTIME(["__import__"]))(x)),
-            "Matrix of text": lambda: sympy.Matrix([[text]]),
-            "Poly of text": lambda: sympy.Poly(text, x),
-            "mpmath.identify of text": lambda: mpmath.identify(1.4142135623730951, [text]),
-            "pickle": lambda: __import__("pickle").loads(b"cos\\nsystem\\n(S'true'\\ntR."),
-            "marshal": lambda: __import__("marshal").loads(__import__("marshal").dumps(VERIFIER)),
-            "a literal that sympifies what it is handed": lambda: sympy.sympify("Poly(a, x)", locals={"a": text, "x": x}),
-            "a literal whose Matrix sympifies its rows": lambda: sympy.sympify("Matrix(rows)", locals={"rows": [[text]]}),
-            "a literal that calls a parser": lambda: sympy.sympify("p(t)", locals={"p": sympy.parsing.sympy_parser.parse_expr, "t": text}),
-            "lambdify text nested in lists": lambda: sympy.lambdify([x], [[x, text]]),
-            "lambdify a namespace keyed by text": lambda: sympy.lambdify(x, x, [{text: 1}, "math"]),
-            "lambdify a codegen String": lambda: sympy.lambdify([], __import__("sympy.codegen.ast").codegen.ast.String(text)),
-            "numpy.bmat of text": lambda: numpy.bmat(RUNTIME(["VERI", "FIER"])),
-            "nsimplify with a constant of text": lambda: sympy.nsimplify(1.5, [RUNTIME(["prime(", "3)"])]),
-            "nsimplify below a literal, with a constant of text": lambda: sympy.sympify("nsimplify(1.5, [c])", locals={"c": text}),
-            "a dataclass field named by text": lambda: __import__("dataclasses").dataclass(type("R", (), {"__annotations__": {RUNTIME(["a=0,", "*b"]): int}})),
-        }
+    """
+    rest = """
         import importlib.machinery, importlib.util
 
         class OwnLoader(importlib.machinery.SourceFileLoader):  # source = the text
@@ -123,21 +138,38 @@ def test_runtime_text_never_becomes_code_through_any_entry() -> None:
             module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fm_own", loader))
             loader.exec_module(module)
 
-        calls["a SourceFileLoader subclass of the verifier's"] = own_loader
+        calls[OWN_LOADER] = own_loader
         outcome = {name: attempt(call) for name, call in calls.items()}
         first = guard.refusal()
         caught = attempt(lambda: sympy.sympify("x**2 + 1"))  # a literal: admitted
         print(json.dumps({"outcome": outcome, "first": first, "literal": caught}))
-        """
+    """
+    return _run(
+        textwrap.dedent(setup)
+        + _calls(RUNTIME_ENTRIES)
+        + f"OWN_LOADER = {OWN_LOADER!r}\n"
+        + textwrap.dedent(rest)
     )
 
-    outcome = result["outcome"]
+
+@pytest.mark.parametrize("entry", [*RUNTIME_ENTRIES, OWN_LOADER])
+def test_runtime_text_never_becomes_code_through_the_entry(
+    runtime_entries: dict[str, object], entry: str
+) -> None:
+    outcome = runtime_entries["outcome"]
     assert isinstance(outcome, dict)
-    assert {name: message is not None for name, message in outcome.items()} == dict.fromkeys(
-        outcome, True
-    ), outcome
-    assert result["first"] is not None  # the harness turns this verdict into RUNTIME_ERROR
-    assert result["literal"] is None
+
+    assert outcome[entry] is not None
+
+
+def test_a_refused_entry_is_the_verdict_and_a_literal_is_still_admitted(
+    runtime_entries: dict[str, object],
+) -> None:
+    outcome = runtime_entries["outcome"]
+    assert isinstance(outcome, dict)
+    assert sorted(outcome) == sorted([*RUNTIME_ENTRIES, OWN_LOADER])
+    assert runtime_entries["first"] is not None  # the harness turns it into RUNTIME_ERROR
+    assert runtime_entries["literal"] is None
 
 
 def test_literals_of_the_verifier_and_of_code_on_the_stack_are_admitted() -> None:
@@ -220,11 +252,26 @@ def test_an_admitted_parse_compiles_only_text_built_from_its_literal() -> None:
     }
 
 
-def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_arming_is_one_way() -> (
-    None
-):
-    result = _run(
-        """
+# Each attempted while the guard is armed: every one is refused.
+WHILE_ARMED = {
+    "gc.get_objects": "gc.get_objects()",
+    "gc.get_referrers": "gc.get_referrers(guard)",
+    "gc.get_referents": "gc.get_referents(guard.__dict__)",
+    "sys._current_frames": "sys._current_frames()",
+    "code.replace": 'f.__code__.replace(co_consts=(RUNTIME(["x", "**3"]),))',
+    "CodeType()": 'types.CodeType(*(getattr(f.__code__, "co_" + name) for name in CODE_FIELDS))',
+    "__code__ assignment": 'setattr(f, "__code__", (lambda: 2).__code__)',
+    "ctypes": "ctypes.CDLL(None).getpid()",
+    "ctypes.string_at": "ctypes.string_at(id(f), 8)",
+    "arm again": 'guard.arm(compile("X = 1", "<verifier>", "exec"))',
+    "reset": "guard.reset()",
+}
+
+
+@pytest.fixture(scope="module")
+def while_armed() -> dict[str, object]:
+    """One interpreter attempts every call (each case's outcome is asserted on its own)."""
+    setup = """
         import ctypes, gc, types
 
         def f():
@@ -232,32 +279,34 @@ def test_while_armed_walkers_code_making_and_foreign_calls_are_refused_and_armin
 
         CODE_FIELDS = ("argcount posonlyargcount kwonlyargcount nlocals stacksize flags code consts "
                        "names varnames filename name qualname firstlineno linetable exceptiontable").split()
-
-        calls = {
-            "gc.get_objects": gc.get_objects,
-            "gc.get_referrers": lambda: gc.get_referrers(guard),
-            "gc.get_referents": lambda: gc.get_referents(guard.__dict__),
-            "sys._current_frames": sys._current_frames,
-            "code.replace": lambda: f.__code__.replace(co_consts=(RUNTIME(["x", "**3"]),)),
-            "CodeType()": lambda: types.CodeType(*(getattr(f.__code__, "co_" + name) for name in CODE_FIELDS)),
-            "__code__ assignment": lambda: setattr(f, "__code__", (lambda: 2).__code__),
-            "ctypes": lambda: ctypes.CDLL(None).getpid(),
-            "ctypes.string_at": lambda: ctypes.string_at(id(f), 8),
-            "arm again": lambda: guard.arm(compile("X = 1", "<verifier>", "exec")),
-            "reset": guard.reset,
-        }
+    """
+    rest = """
         outcome = {name: attempt(call) for name, call in calls.items()}
         print(json.dumps({"outcome": outcome, "armed": guard._state["armed"],
                           "f": f(), "sympy": attempt(lambda: sympy.sympify("x + 1"))}))
-        """
-    )
+    """
+    return _run(textwrap.dedent(setup) + _calls(WHILE_ARMED) + textwrap.dedent(rest))
 
-    outcome = result["outcome"]
+
+@pytest.mark.parametrize("call", WHILE_ARMED)
+def test_while_armed_walkers_code_making_and_foreign_calls_are_refused(
+    while_armed: dict[str, object], call: str
+) -> None:
+    outcome = while_armed["outcome"]
     assert isinstance(outcome, dict)
-    assert [name for name, message in outcome.items() if message is None] == []
-    assert result["armed"] is True
-    assert result["f"] == 1  # its code was not replaced
-    assert result["sympy"] is None  # a literal is still admitted
+
+    assert outcome[call] is not None
+
+
+def test_arming_is_one_way_and_a_literal_is_still_admitted(
+    while_armed: dict[str, object],
+) -> None:
+    outcome = while_armed["outcome"]
+    assert isinstance(outcome, dict)
+    assert sorted(outcome) == sorted(WHILE_ARMED)
+    assert while_armed["armed"] is True
+    assert while_armed["f"] == 1  # its code was not replaced
+    assert while_armed["sympy"] is None  # a literal is still admitted
 
 
 def test_marshal_from_a_finder_of_the_verifier_is_refused_inside_a_library_import() -> None:

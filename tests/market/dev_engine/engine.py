@@ -46,13 +46,13 @@ from market.services.order_checks import (
     ask_already_open,
     bid_already_open,
     check_ask_solution,
-    lock_problem_for_placement,
     replay_order,
     self_trade,
     solution_limit,
 )
 from tests.market.dev_engine.ledger import LedgerBatch
 from tests.market.dev_engine.matching import plan_fills
+from tests.market.dev_engine.problem_lock import lock_problem_for_placement
 from tests.market.dev_engine.writes import (
     BookChange,
     lock_accounts_and_allocate,
