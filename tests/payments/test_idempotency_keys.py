@@ -75,3 +75,16 @@ def test_an_integrity_error_with_no_row_of_the_key_is_raised():
 
     with pytest.raises(IntegrityError):
         once_per_key(Deposit, user_id=user.pk, key="k2", create=broken, replay=_replayed)
+
+
+def test_an_integrity_error_without_a_key_is_raised_not_answered_with_a_keyless_row():
+    user = UserFactory()
+    _deposit(user, None)  # an earlier deposit made without a key
+
+    def broken() -> Deposit:
+        with transaction.atomic():
+            return Deposit.objects.create(user=user, amount_minor=-1, idempotency_key=None)
+
+    with pytest.raises(IntegrityError):
+        once_per_key(Deposit, user_id=user.pk, key=None, create=broken, replay=_replayed)
+    assert Deposit.objects.filter(user=user).count() == 1

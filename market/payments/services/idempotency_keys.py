@@ -46,6 +46,10 @@ def once_per_key(
     try:
         return create()
     except IntegrityError:
+        if key is None:
+            # No key, no race to lose: the error is the request's own (a check constraint),
+            # never a reason to hand back the user's first keyless row.
+            raise
         existing = model.objects.filter(user_id=user_id, idempotency_key=key).first()
         if existing is None:
             raise
