@@ -26,12 +26,24 @@ def pytest_configure(config: pytest.Config) -> None:
             "The test suite needs Redis for the Celery worker tests. Run `make test`, or set "
             "REDIS_URL=redis://127.0.0.1:6379/0 (Debian: apt-get install redis-server)."
         )
+    from tests import fast_flush
+
+    fast_flush.install()
 
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """PBKDF2 at full strength costs ~0.3 s per user; tests are not about hashing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def truncated_tables(transactional_db):
+    """Tables as empty as on a new deployment: truncated, without the dead rows that the
+    DELETE emptying between transactional tests leaves (tests/fast_flush.py)."""
+    from tests import fast_flush
+
+    fast_flush.truncate()
 
 
 @pytest.fixture

@@ -158,16 +158,24 @@ VIOLATIONS: dict[str, str] = {
 }
 
 
+FEE_VIOLATION = "a trade's fee is not MARKET_FEE_BPS of its price, rounded down"
+FEE_SQL = """
+    SELECT id, price_minor, fee_minor FROM market_trade
+    WHERE fee_minor <> (price_minor * %s) / 10000"""
+
+
 def market_violations() -> dict[str, list[tuple[object, ...]]]:
-    found = {name: _rows(sql) for name, sql in VIOLATIONS.items()}
-    bps = settings.MARKET_FEE_BPS
-    bad_fees = _rows(
-        "SELECT id, price_minor, fee_minor FROM market_trade "
-        "WHERE fee_minor <> (price_minor * %s) / 10000",
-        [bps],
+    """Every violated invariant with its rows (as text), read in one statement: the state
+    machines call this after every step, and one round trip instead of 13 is most of its cost.
+    """
+    checks = [*VIOLATIONS.items(), (FEE_VIOLATION, FEE_SQL)]
+    query = " UNION ALL ".join(
+        f"SELECT {index}, v::text FROM ({sql}) AS v" for index, (_, sql) in enumerate(checks)
     )
-    found["a trade's fee is not MARKET_FEE_BPS of its price, rounded down"] = bad_fees
-    return {name: rows for name, rows in found.items() if rows}
+    found: dict[str, list[tuple[object, ...]]] = {}
+    for index, row in _rows(query, [settings.MARKET_FEE_BPS]):
+        found.setdefault(checks[int(index)][0], []).append((row,))
+    return found
 
 
 def assert_market_invariants() -> None:

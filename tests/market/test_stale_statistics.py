@@ -21,7 +21,8 @@ from django.db import connection
 from market.models import Trade
 from tests.market.conftest import Market, demo, funded
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Statistics taken on tables as a new deployment has them: truncated, without dead rows.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("truncated_tables")]
 
 # Tables that grow with every placement or trade (or with the users and their solutions).
 GROWING = (
