@@ -10,7 +10,7 @@
 -- 0017; the partial unique index order_one_open_bid_per_buyer backs it), and an order that
 -- would cross one of its owner's own open orders ('formalmarket:self-trade', migration 0017):
 -- so the book's walk never meets the owner's own orders. A bid that would take its buyer
--- past 100 solutions held of the problem ('formalmarket:solution-limit', migration 0018) is
+-- past 100 solutions held of the problem ('formalmarket:solution-limit', migration 0019) is
 -- refused too: the solutions a buyer holds are the only orders the walk passes over, and
 -- held + an open bid's remaining never exceeds 100, so a walk passes at most 99.
 -- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
