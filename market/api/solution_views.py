@@ -25,7 +25,7 @@ from market.api.views import (
 )
 from market.models import Solution
 from market.services.solutions import submit_solution
-from market.verdict_waits import waiting_for_verdict
+from market.verdict_waits import MAX_WAIT_S, waiting_for_verdict
 from verifiers import access as verifier_access
 
 
@@ -75,6 +75,14 @@ class SolutionListView(ListView):
         )
 
 
+# Both solution reads take ``?wait``; the parameter's own text is the serializer's help_text.
+WAIT_DESCRIPTION = (
+    f"`?wait=<seconds>` (at most {MAX_WAIT_S}) holds the answer until the verdict instead of "
+    "polling: it returns as soon as the solution is accepted or rejected, or with its pending "
+    "state when the time is up (a server without a free slot answers at once)."
+)
+
+
 def _solution_response(
     request: Request, pk: int, render: Callable[[Solution], dict[str, Any]]
 ) -> Response:
@@ -102,11 +110,7 @@ class SolutionDetailView(GenericAPIView):
         parameters=[IF_NONE_MATCH, s.SolutionWaitSerializer],
         responses={200: s.SolutionSerializer, 304: NOT_MODIFIED},
         summary="A solution with its verdict and text (its solver, or a buyer who owns a copy)",
-        description=(
-            "`?wait=<seconds>` (at most 30) holds the answer until the verdict instead of "
-            "polling: it returns as soon as the solution is accepted or rejected, or with its "
-            "pending state when the time is up (a server without a free slot answers at once)."
-        ),
+        description=WAIT_DESCRIPTION,
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(
@@ -125,7 +129,7 @@ class SolutionStatusView(GenericAPIView):
         parameters=[IF_NONE_MATCH, s.SolutionWaitSerializer],
         responses={200: s.SolutionStatusSerializer, 304: NOT_MODIFIED},
         summary="Cheap verdict polling: status and verdict only, with an ETag",
-        description="`?wait=<seconds>` (at most 30) waits for the verdict, as on the detail.",
+        description=WAIT_DESCRIPTION,
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(
