@@ -23,7 +23,8 @@ from judge.lean.prepare import (
 )
 from judge.lean.project import SpecKind
 from judge.lean.static import StaticReport, static_check
-from judge.lean.toolchain import ToolchainStatus, ToolchainUnavailable, toolchain_status
+from judge.lean.toolchain import ToolchainUnavailable
+from judge.lean.toolchain_status import ToolchainStatus, toolchain_status
 
 __all__ = [
     "STANDARD_AXIOMS",

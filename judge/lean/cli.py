@@ -15,8 +15,8 @@ from judge.lean.toolchain import (
     ToolchainUnavailable,
     discover,
     server_caps,
-    toolchain_status,
 )
+from judge.lean.toolchain_status import toolchain_status
 from judge.verdict import EXIT_ACCEPTED, EXIT_JUDGE_ERROR, EXIT_USAGE
 
 DEFAULT_TIME_LIMIT_S = 120.0

@@ -9,11 +9,11 @@ from judge.lean.allow import parse_allow_line
 from judge.lean.modules import verifier_module_error
 from judge.lean.prepare import (
     MAX_VERIFIER_BYTES,
-    RESERVED_ANSWER_MESSAGE,
     PreparationFailed,
     VerifierRejected,
     prepare_verifier,
 )
+from judge.lean.prepare_messages import RESERVED_ANSWER_MESSAGE
 from judge.lean.project import RESERVED_MODULES
 from judge.lean.toolchain import PROJECTS, Toolchain, ToolchainUnavailable, discover
 

@@ -13,18 +13,24 @@ import importlib.metadata
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-from formalmarket_client import FormalMarketClient, FormalMarketError, Money, MoneyArgumentError
-from formalmarket_client.money import resolve_price, strict_quantity
+from formalmarket_client import FormalMarketClient, FormalMarketError, Money
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from pydantic import WithJsonSchema
 
 from formalmarket_mcp import shapes
+from formalmarket_mcp.arguments import (
+    MinorUnits,
+    Quantity,
+    fail,
+    price_argument,
+    problem_ref,
+    quantity_argument,
+)
 
 MONEY_RULES = (
     "Money rules: amounts are integers in minor units (cents): price_minor=1050 is 10.50; "
@@ -48,66 +54,11 @@ INSTRUCTIONS = (
 ClientFactory = Callable[[], FormalMarketClient]
 
 
-def _fail(exc: Exception) -> ToolError:
-    if isinstance(exc, FormalMarketError):
-        code = getattr(exc, "code", "")
-        fields = getattr(exc, "fields", {}) or {}
-        extra = f" (fields: {fields})" if fields else ""
-        return ToolError(f"{code + ': ' if code else ''}{getattr(exc, 'message', exc)}{extra}")
-    return ToolError(str(exc))
-
-
 def _version() -> str:
     try:
         return importlib.metadata.version("formalmarket-client")
     except importlib.metadata.PackageNotFoundError:
         return "0.1.0"
-
-
-# An integer in the tool's schema, but validated here (not by pydantic's lax mode, which reads
-# the string "10.00" as 10 minor units): anything but an int is refused with the unit spelled
-# out.
-MinorUnits = Annotated[
-    Any,
-    WithJsonSchema(
-        {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Integer minor units (cents): 10.00 DEMO is 1000. Omit it to give "
-            "price (a decimal string) and currency instead.",
-        }
-    ),
-]
-Quantity = Annotated[
-    Any, WithJsonSchema({"type": "integer", "minimum": 1, "default": 1, "description": "copies"})
-]
-
-
-def _price(price_minor: Any, price: str | None, currency: str | None) -> tuple[Any, str | None]:
-    """(price_minor or Money, currency) from the tool's arguments, strictly."""
-    try:
-        minor, currency = resolve_price(
-            None if price_minor is None else price_minor,
-            price=price or None,
-            currency=currency or None,
-        )
-    except MoneyArgumentError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from None
-    return minor, currency
-
-
-def _quantity(value: Any) -> int:
-    try:
-        return strict_quantity(value)
-    except MoneyArgumentError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from None
-
-
-def _problem_ref(problem: str) -> int | str:
-    problem = str(problem).strip()
-    if not problem:
-        raise ToolError("problem: give a problem id or slug")
-    return int(problem) if problem.isdigit() else problem
 
 
 def build_server(
@@ -131,7 +82,7 @@ def build_server(
         except ToolError:
             raise
         except (FormalMarketError, ValueError, TypeError, KeyError) as exc:
-            raise _fail(exc) from None
+            raise fail(exc) from None
 
     @server.tool(
         description="Search published problems by words in the title or statement (q), "
@@ -175,7 +126,7 @@ def build_server(
     )
     def get_problem(problem: str) -> dict[str, Any]:
         def run(c: FormalMarketClient) -> dict[str, Any]:
-            p = c.problem(_problem_ref(problem))
+            p = c.problem(problem_ref(problem))
             return {**shapes.problem_detail(p), "book": shapes.book(c.book(p.id))}
 
         return call(run)
@@ -197,7 +148,7 @@ def build_server(
             raise ToolError("wait_s: 0 to 600 seconds")
 
         def run(c: FormalMarketClient) -> dict[str, Any]:
-            solution = c.submit(_problem_ref(problem), text, verifier=verifier_id)
+            solution = c.submit(problem_ref(problem), text, verifier=verifier_id)
             if wait_s > 0 and not solution.is_judged:
                 try:
                     c.wait(solution, timeout=wait_s)
@@ -248,8 +199,8 @@ def build_server(
         currency: str | None = None,
         quantity: Quantity = 1,
     ) -> dict[str, Any]:
-        minor, cur = _price(price_minor, price, currency)
-        copies = _quantity(quantity)
+        minor, cur = price_argument(price_minor, price, currency)
+        copies = quantity_argument(quantity)
         return call(
             lambda c: shapes.order(c.list_ask(solution_id, minor, currency=cur, quantity=copies))
         )
@@ -273,11 +224,11 @@ def build_server(
         currency: str | None = None,
         quantity: Quantity = 1,
     ) -> dict[str, Any]:
-        minor, cur = _price(price_minor, price, currency)
-        copies = _quantity(quantity)
+        minor, cur = price_argument(price_minor, price, currency)
+        copies = quantity_argument(quantity)
         return call(
             lambda c: shapes.order(
-                c.place_bid(_problem_ref(problem), minor, currency=cur, quantity=copies)
+                c.place_bid(problem_ref(problem), minor, currency=cur, quantity=copies)
             )
         )
 
@@ -309,7 +260,7 @@ def build_server(
 
     def read_problem(problem: str) -> Any:
         try:
-            return client_for_caller().problem(_problem_ref(problem))
+            return client_for_caller().problem(problem_ref(problem))
         except (FormalMarketError, ToolError, ValueError) as exc:
             raise ResourceError(f"problem {problem!r}: {exc}") from None
 

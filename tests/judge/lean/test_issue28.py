@@ -331,7 +331,7 @@ def test_symlinks_and_whiteouts_are_unexpected_and_never_followed(tmp_path: Path
 def test_status_names_nanoda_for_a_standalone_comparator_even_when_paranoid(
     fake_toolchain: FakeToolchain, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from judge.lean.toolchain import toolchain_status
+    from judge.lean.toolchain_status import toolchain_status
 
     bin_dir = fake_toolchain.root / "bin"
     monkeypatch.setenv("JUDGE_LEAN_COMPARATOR", str(bin_dir / "comparator"))

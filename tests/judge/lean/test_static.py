@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.lean import static_check
-from judge.lean.prepare import AUDIT_UNBUILDABLE_MESSAGE
+from judge.lean.prepare_messages import AUDIT_UNBUILDABLE_MESSAGE
 
 from .conftest import FakeToolchain, program
 
