@@ -258,6 +258,10 @@ class SolutionSerializer(SolutionStatusSerializer):
         return solution.text if self.context.get("include_text") else None
 
 
+# An unbound field renders a datetime as every DateTimeField here does (ISO 8601, UTC as "Z").
+_DATETIME = serializers.DateTimeField()
+
+
 class FillSerializer(serializers.ModelSerializer):
     class Meta:
         model = Trade
@@ -293,6 +297,30 @@ class OrderSerializer(serializers.ModelSerializer):
             return []  # nothing filled (a cancel keeps ``remaining``): no query
         trades = order.bid_fills.all() if order.side == OrderSide.BID else order.ask_fills.all()
         return FillSerializer(trades, many=True).data  # type: ignore[return-value]
+
+    def to_representation(self, instance: Order) -> dict[str, Any]:
+        """The fields above, built directly rather than through DRF's generic path.
+
+        Every order request is answered with this body, and the generic path (a ModelSerializer
+        rebuilds its fields from the model for each instance) was most of its cost: 0.77 ms of
+        a placement's ~5 ms of web CPU (issue 29). The declared fields still describe the
+        schema; tests/api/test_order_body.py holds this equal to the generic path.
+        """
+        return {
+            "id": instance.id,
+            "problem": instance.problem_id,
+            "side": str(instance.side),
+            "price_minor": int(instance.price_minor),
+            "currency": str(instance.currency),
+            "quantity": int(instance.quantity),
+            "remaining": int(instance.remaining),
+            "status": str(instance.status),
+            "solution": instance.solution_id,
+            "client_order_id": instance.client_order_id,
+            "created_at": _DATETIME.to_representation(instance.created_at),
+            "closed_at": _DATETIME.to_representation(instance.closed_at),
+            "fills": self.get_fills(instance),
+        }
 
 
 class MyTradeSerializer(serializers.ModelSerializer):
