@@ -271,6 +271,12 @@ def _zygote() -> None:
     fprog, _keep = child.prepare_seccomp(program)
     sys.path.append(SITE)
     sys.addaudithook(guard.make_audit_hook(_import_allowed))
+    # No cyclic gc while the libraries import: each collection walked the growing heap again
+    # (~0.08 CPU-s of the imports' ~0.5), and importing makes almost no cyclic garbage. Then
+    # the imported objects are frozen, so that the warm-up's collections walk only its own
+    # young objects, and its garbage is still freed as it goes (freed late, all at once, it
+    # left holes that cost ~8 MB of the heap's huge pages). docs/performance.md.
+    gc.disable()
     preload_errors = []
     for name in PRELOAD:
         try:
@@ -280,6 +286,8 @@ def _zygote() -> None:
     if preload_errors:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
+    gc.freeze()
+    gc.enable()
     _guard_find_spec()
     guard.refuse_thread_tracing()
     admission.install_text_entries()
@@ -289,6 +297,8 @@ def _zygote() -> None:
     except Exception as exc:  # noqa: BLE001
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)
+    # capture() and collapse_heap() find objects with gc.get_objects(), which omits frozen ones.
+    gc.unfreeze()
     # Which code is library code, the factories and the import system's functions, by
     # identity, now that every preloaded and warmed module exists and before any verifier.
     guard.capture()
