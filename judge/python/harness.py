@@ -271,11 +271,11 @@ def _zygote() -> None:
     fprog, _keep = child.prepare_seccomp(program)
     sys.path.append(SITE)
     sys.addaudithook(guard.make_audit_hook(_import_allowed))
-    # No cyclic gc while the libraries import: each collection walked the growing heap again
-    # (~0.08 CPU-s of the imports' ~0.5), and importing makes almost no cyclic garbage. Then
-    # the imported objects are frozen, so that the warm-up's collections walk only its own
-    # young objects, and its garbage is still freed as it goes (freed late, all at once, it
-    # left holes that cost ~8 MB of the heap's huge pages). docs/performance.md.
+    # No cyclic gc from the first import to the freeze (the recipe of gc.freeze's docs): each
+    # collection walked the whole growing heap again (~0.1 CPU-s of the imports and warm-up),
+    # and a start makes almost no cyclic garbage (~3,500 unreachable objects of ~230,000),
+    # which is frozen with the rest: freeing it took a full collection (0.05-0.1 CPU-s), and
+    # the holes it left cost the heap ~8 MB of huge pages. docs/performance.md.
     gc.disable()
     preload_errors = []
     for name in PRELOAD:
@@ -286,8 +286,6 @@ def _zygote() -> None:
     if preload_errors:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
-    gc.freeze()
-    gc.enable()
     _guard_find_spec()
     guard.refuse_thread_tracing()
     admission.install_text_entries()
@@ -297,18 +295,16 @@ def _zygote() -> None:
     except Exception as exc:  # noqa: BLE001
         _send(sock, {"event": "failed", "detail": f"warm-up: {_describe(exc)}"})
         os._exit(1)
-    # capture() and collapse_heap() find objects with gc.get_objects(), which omits frozen ones.
-    gc.unfreeze()
     # Which code is library code, the factories and the import system's functions, by
     # identity, now that every preloaded and warmed module exists and before any verifier.
     guard.capture()
     guard.reset()
-    gc.collect()
     # Before the objects move to the permanent generation, which gc.get_objects() omits.
     pages.collapse_heap()
     # Objects that exist now are never collected; children then do not touch (and copy) the
-    # zygote's pages when their gc runs.
+    # zygote's pages when their gc runs, and collect their own objects as any interpreter.
     gc.freeze()
+    gc.enable()
     _send(sock, {"event": "zygote", "pid": os.getpid()})
     # One idle child is always ready. When the host takes it ("take"), the next one is forked
     # at once, while the taken child runs its job: the fork is off the next verdict's path.
