@@ -181,19 +181,36 @@ def compile_bytecode() -> int:
     return written
 
 
+def _bytecode_matches(source: pathlib.Path, target: pathlib.Path) -> bool:
+    """What the loader checks before it uses a timestamp ``.pyc``: magic, flags, the source's
+    mtime and size (a copied tree can hold a newer .pyc of another mtime: it would be refused)."""
+    try:
+        with target.open("rb") as handle:
+            header = handle.read(16)
+        stat = source.stat()
+    except OSError:
+        return False
+    return header == (
+        importlib.util.MAGIC_NUMBER
+        + (0).to_bytes(4, "little")
+        + (int(stat.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+        + (stat.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    )
+
+
 def _harness_bytecode() -> list[Bind]:
     """The ``.pyc`` of the modules the harness imports from its folder, each bound where the
     sandbox's import system looks for it (``/judge/__pycache__/``); without them every zygote
-    compiled ~2,800 lines of harness at its start (~13 ms of CPU). Written here when missing or
-    older than the source; a module whose bytecode cannot be written is compiled at each start,
-    as before, and a stale one is refused by the loader's own check (source mtime and size)."""
+    compiled ~2,800 lines of harness at its start (~15 ms of CPU). Written here unless it is
+    what the loader would use; a module whose bytecode cannot be written is compiled at each
+    start, as before."""
     binds: list[Bind] = []
     sandbox_dir = pathlib.PurePosixPath(SANDBOX_HARNESS).parent
     for source in (*(HARNESS_SOURCE.with_name(name) for name in HARNESS_MODULES), IMPORTS_SOURCE):
         # The plain .pyc (the sandbox's interpreter runs without -O, whatever the worker's flags).
         target = pathlib.Path(importlib.util.cache_from_source(str(source), optimization=""))
         try:
-            if not target.is_file() or target.stat().st_mtime < source.stat().st_mtime:
+            if not _bytecode_matches(source, target):
                 py_compile.compile(
                     str(source),
                     cfile=str(target),

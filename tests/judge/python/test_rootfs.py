@@ -8,9 +8,10 @@ import pathlib
 import sys
 
 import numpy
+import pytest
 
 import judge.python
-from judge.sandbox import bwrap
+from judge.sandbox import bwrap, rootfs
 from judge.sandbox.rootfs import (
     HARNESS_MODULES,
     SANDBOX_HARNESS,
@@ -126,3 +127,29 @@ def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
         options[i + 1]: options[i + 2] for i, arg in enumerate(options) if arg == "--setenv"
     }
     assert environment == bwrap.SANDBOX_ENV
+
+
+def test_a_harness_bytecode_of_another_source_mtime_is_written_again(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness_dir = pathlib.Path(judge.python.__file__).resolve().parent
+    source = tmp_path / "harness_pages.py"
+    source.write_bytes((harness_dir / "harness_pages.py").read_bytes())
+    imports = tmp_path / "imports.py"
+    imports.write_bytes((harness_dir / "imports.py").read_bytes())
+    monkeypatch.setattr(rootfs, "HARNESS_SOURCE", tmp_path / "harness.py")
+    monkeypatch.setattr(rootfs, "IMPORTS_SOURCE", imports)
+    monkeypatch.setattr(rootfs, "HARNESS_MODULES", ("harness_pages.py",))
+    rootfs._harness_bytecode()
+    pyc = pathlib.Path(_pyc(str(source)))
+    # A copied tree: the .pyc is newer than its source, but of another source mtime.
+    os.utime(source, (1_000_000_000, 1_000_000_000))
+    os.utime(pyc, (2_000_000_000, 2_000_000_000))
+    assert not rootfs._bytecode_matches(source, pyc)
+
+    binds = rootfs._harness_bytecode()
+
+    assert rootfs._bytecode_matches(source, pyc)
+    assert (str(pyc), _pyc("/judge/harness_pages.py")) in [
+        (bind.source, bind.dest) for bind in binds
+    ]
