@@ -46,6 +46,7 @@ from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
     from judge.python import harness_admission as admission
+    from judge.python import harness_audit as audit
     from judge.python import harness_child as child
     from judge.python import harness_guard as guard
     from judge.python import harness_pages as pages
@@ -54,6 +55,7 @@ try:  # imported as part of the judge package (tests, mypy)
 except ImportError:  # inside the sandbox: the guard is bound beside this file
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import harness_admission as admission  # type: ignore[no-redef]
+    import harness_audit as audit  # type: ignore[no-redef]
     import harness_child as child  # type: ignore[no-redef]
     import harness_guard as guard  # type: ignore[no-redef]
     import harness_pages as pages  # type: ignore[no-redef]
@@ -270,7 +272,7 @@ def _zygote() -> None:
     program = bytes.fromhex(str(config["seccomp"]))
     fprog, _keep = child.prepare_seccomp(program)
     sys.path.append(SITE)
-    sys.addaudithook(guard.make_audit_hook(_import_allowed))
+    sys.addaudithook(audit.make_audit_hook(_import_allowed))
     # No cyclic gc from the first import to the freeze (the recipe of gc.freeze's docs): each
     # collection walked the whole growing heap again (~0.1 CPU-s of the imports and warm-up),
     # and a start makes almost no cyclic garbage (~3,500 unreachable objects of ~230,000),
@@ -287,7 +289,7 @@ def _zygote() -> None:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
     _guard_find_spec()
-    guard.refuse_thread_tracing()
+    audit.refuse_thread_tracing()
     admission.install_text_entries()
     user.install_seed_sources()
     try:

@@ -31,6 +31,7 @@ HARNESS_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "python" / "ha
 # Modules the harness imports from its own folder (stdlib only, like the harness).
 HARNESS_MODULES: tuple[str, ...] = (
     "harness_guard.py",
+    "harness_audit.py",
     "harness_admission.py",
     "harness_child.py",
     "harness_entries.py",
