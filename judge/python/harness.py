@@ -9,8 +9,9 @@ Zygote (trusted code, no job data, no secrets):
      control socket; when the host mapped a pool uid, it remounts the device nodes read-only,
      drops the capability bounding set and becomes that uid (``harness_user.py``) before
      it imports anything;
-  2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
-     which cannot be removed), gathers its heap into huge pages, runs ``gc.freeze()``;
+  2. installs the import allowlist (an audit hook, ``harness_audit.py``, which cannot be
+     removed), pre-imports numpy, scipy, sympy, mpmath and runs the honest calls with the
+     cyclic gc off, gathers its heap into huge pages, runs ``gc.freeze()``, turns the gc on;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
      host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
      one at once, while the taken child runs; it reaps children (pidfds) and reports each
