@@ -9,8 +9,9 @@ Zygote (trusted code, no job data, no secrets):
      control socket; when the host mapped a pool uid, it remounts the device nodes read-only,
      drops the capability bounding set and becomes that uid (``harness_user.py``) before
      it imports anything;
-  2. pre-imports numpy, scipy, sympy, mpmath, installs the import allowlist (an audit hook,
-     which cannot be removed), gathers its heap into huge pages, runs ``gc.freeze()``;
+  2. installs the import allowlist (an audit hook, ``harness_audit.py``, which cannot be
+     removed), pre-imports numpy, scipy, sympy, mpmath and runs the honest calls with the
+     cyclic gc off, gathers its heap into huge pages, runs ``gc.freeze()``, turns the gc on;
   3. keeps one verdict child forked ahead: it creates the child's pipes, forks, hands the
      host its ends (SCM_RIGHTS); when the host takes that child ("take") it forks the next
      one at once, while the taken child runs; it reaps children (pidfds) and reports each
@@ -46,6 +47,7 @@ from collections.abc import Callable
 
 try:  # imported as part of the judge package (tests, mypy)
     from judge.python import harness_admission as admission
+    from judge.python import harness_audit as audit
     from judge.python import harness_child as child
     from judge.python import harness_guard as guard
     from judge.python import harness_pages as pages
@@ -54,6 +56,7 @@ try:  # imported as part of the judge package (tests, mypy)
 except ImportError:  # inside the sandbox: the guard is bound beside this file
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import harness_admission as admission  # type: ignore[no-redef]
+    import harness_audit as audit  # type: ignore[no-redef]
     import harness_child as child  # type: ignore[no-redef]
     import harness_guard as guard  # type: ignore[no-redef]
     import harness_pages as pages  # type: ignore[no-redef]
@@ -270,7 +273,13 @@ def _zygote() -> None:
     program = bytes.fromhex(str(config["seccomp"]))
     fprog, _keep = child.prepare_seccomp(program)
     sys.path.append(SITE)
-    sys.addaudithook(guard.make_audit_hook(_import_allowed))
+    sys.addaudithook(audit.make_audit_hook(_import_allowed))
+    # No cyclic gc from the first import to the freeze (the recipe of gc.freeze's docs): each
+    # collection walked the whole growing heap again (~0.1 CPU-s of the imports and warm-up),
+    # and a start makes almost no cyclic garbage (~3,500 unreachable objects of ~230,000),
+    # which is frozen with the rest: freeing it took a full collection (0.05-0.1 CPU-s), and
+    # the holes it left cost the heap ~8 MB of huge pages. docs/performance.md.
+    gc.disable()
     preload_errors = []
     for name in PRELOAD:
         try:
@@ -281,7 +290,7 @@ def _zygote() -> None:
         _send(sock, {"event": "failed", "detail": "; ".join(preload_errors)})
         os._exit(1)
     _guard_find_spec()
-    guard.refuse_thread_tracing()
+    audit.refuse_thread_tracing()
     admission.install_text_entries()
     user.install_seed_sources()
     try:
@@ -293,12 +302,12 @@ def _zygote() -> None:
     # identity, now that every preloaded and warmed module exists and before any verifier.
     guard.capture()
     guard.reset()
-    gc.collect()
     # Before the objects move to the permanent generation, which gc.get_objects() omits.
     pages.collapse_heap()
     # Objects that exist now are never collected; children then do not touch (and copy) the
-    # zygote's pages when their gc runs.
+    # zygote's pages when their gc runs, and collect their own objects as any interpreter.
     gc.freeze()
+    gc.enable()
     _send(sock, {"event": "zygote", "pid": os.getpid()})
     # One idle child is always ready. When the host takes it ("take"), the next one is forked
     # at once, while the taken child runs its job: the fork is off the next verdict's path.

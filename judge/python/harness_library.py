@@ -95,8 +95,8 @@ def capture() -> None:
 
 
 _GUARD_MODULES = (
-    "harness_guard", "harness_admission", "harness_factories", "harness_library",
-    "harness_namespaces",
+    "harness_guard", "harness_audit", "harness_admission", "harness_factories",
+    "harness_library", "harness_namespaces",
 )  # fmt: skip
 
 

@@ -9,7 +9,9 @@ import codecs
 
 import pytest
 
+from judge.python import harness_audit as audit
 from judge.python import harness_guard as guard
+from judge.python import harness_library as library
 
 
 def test_bytes_declaring_another_coding_are_refused() -> None:
@@ -26,7 +28,7 @@ def test_bytes_are_read_as_strict_utf8_without_the_bom() -> None:
 
 
 def test_an_error_inside_the_hook_becomes_a_refusal() -> None:
-    hook = guard.make_audit_hook(lambda _: True)
+    hook = audit.make_audit_hook(lambda _: True)
 
     # Arguments the hook cannot read: an IndexError inside it, which must not let the event by.
     with pytest.raises(guard.InjectionBlocked, match="could not check pickle.find_class"):
@@ -43,7 +45,7 @@ def test_an_error_inside_the_hook_becomes_a_refusal() -> None:
     ],
 )
 def test_the_unpickler_allows_exact_pairs_only(module: str, name: str) -> None:
-    hook = guard.make_audit_hook(lambda _: True)
+    hook = audit.make_audit_hook(lambda _: True)
 
     with pytest.raises(guard.InjectionBlocked, match="unpickling"):
         hook("pickle.find_class", (module, name))
@@ -52,7 +54,16 @@ def test_the_unpickler_allows_exact_pairs_only(module: str, name: str) -> None:
 
 @pytest.mark.parametrize("event", ["sys.settrace", "sys.setprofile"])
 def test_trace_functions_are_refused_armed_or_not(event: str) -> None:
-    hook = guard.make_audit_hook(lambda _: True)
+    hook = audit.make_audit_hook(lambda _: True)
 
     with pytest.raises(guard.InjectionBlocked, match=event):
         hook(event, ())
+
+
+def test_the_hooks_frames_are_the_guards_own() -> None:
+    """The rule looks for the code that asked past the guard's frames: the hook's are its."""
+    hook = audit.make_audit_hook(lambda _: True)
+
+    assert library.guard_code(hook.__code__)
+    assert library.guard_code(audit._event.__code__)
+    assert not library.guard_code(test_the_hooks_frames_are_the_guards_own.__code__)

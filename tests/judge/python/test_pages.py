@@ -106,3 +106,20 @@ def test_the_zygotes_heap_is_gathered_into_huge_pages() -> None:
         judge.close()
 
     assert huge_kb >= 16 * 1024  # ~50 MB here; 0 without the gathering
+
+
+GC_STATE = """
+import gc
+
+def verify(solution, rng):
+    raise ValueError(repr((gc.isenabled(), gc.get_threshold(), gc.get_freeze_count() > 50_000)))
+"""
+
+
+def test_a_verdict_collects_as_any_interpreter_with_the_zygotes_objects_frozen(
+    python_judge: PythonJudge,
+) -> None:
+    """The zygote starts with the cyclic gc off (docs/performance.md); its children must not."""
+    verdict = python_judge.judge(PythonJob(GC_STATE, "", seed=1, time_limit_s=10))
+
+    assert verdict.detail == "ValueError: (True, (700, 10, 10), True)"

@@ -25,9 +25,9 @@ DEMO = ROOT / "market" / "demo" / "python"
 PRELUDE = """
 import json, sys
 from judge.python import harness_guard as guard
-from judge.python import harness_admission, harness_sweep
+from judge.python import harness_admission, harness_audit, harness_sweep
 from judge.python.imports import import_allowed
-sys.addaudithook(guard.make_audit_hook(import_allowed))
+sys.addaudithook(harness_audit.make_audit_hook(import_allowed))
 import mpmath, numpy, scipy, sympy
 harness_admission.install_text_entries()
 RUNTIME = "".join

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pathlib
 import sys
 
 import numpy
+import pytest
 
 import judge.python
-from judge.sandbox import bwrap
+from judge.sandbox import bwrap, rootfs
 from judge.sandbox.rootfs import (
     HARNESS_MODULES,
     SANDBOX_HARNESS,
@@ -41,6 +43,11 @@ def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
         # The import allowlist the harness loads, and the verifier library (one package).
         SANDBOX_IMPORTS: harness_dir / "imports.py",
         f"{SANDBOX_SITE}/formalmarket_verify": project / "formalmarket_verify",
+        # Their bytecode, where the sandbox's import system looks for it.
+        **{
+            _pyc(f"/judge/{name}"): pathlib.Path(_pyc(str(harness_dir / name)))
+            for name in (*HARNESS_MODULES, "imports.py")
+        },
     }
     # The harness, its two stdlib-only modules, the allowlist and the library are the only
     # project files inside, each bound alone, wherever the checkout lives.
@@ -65,6 +72,25 @@ def test_nothing_else_of_the_project_or_the_host_is_bound() -> None:
             assert source.startswith(str(SITE_PACKAGES))
     # The base interpreter's own site-packages is hidden under an empty read-only folder.
     assert rootfs.hidden_dirs == (os.path.join(stdlib, "site-packages"),)
+
+
+def _pyc(source: str) -> str:
+    return importlib.util.cache_from_source(source, optimization="")
+
+
+def test_the_harness_modules_bytecode_is_bound_fresh_beside_them() -> None:
+    rootfs = build_rootfs()
+    by_dest = {bind.dest: bind.source for bind in rootfs.binds}
+
+    for name in (*HARNESS_MODULES, "imports.py"):
+        source = by_dest[f"/judge/{name}"]
+        data = pathlib.Path(by_dest[_pyc(f"/judge/{name}")]).read_bytes()
+        stat = os.stat(source)
+        # The loader's own check inside the sandbox: a stale .pyc would be compiled again.
+        assert data[:4] == importlib.util.MAGIC_NUMBER
+        assert int.from_bytes(data[4:8], "little") == 0  # timestamp-checked
+        assert int.from_bytes(data[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
+        assert int.from_bytes(data[12:16], "little") == stat.st_size & 0xFFFFFFFF
 
 
 def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
@@ -101,3 +127,29 @@ def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
         options[i + 1]: options[i + 2] for i, arg in enumerate(options) if arg == "--setenv"
     }
     assert environment == bwrap.SANDBOX_ENV
+
+
+def test_a_harness_bytecode_of_another_source_mtime_is_written_again(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness_dir = pathlib.Path(judge.python.__file__).resolve().parent
+    source = tmp_path / "harness_pages.py"
+    source.write_bytes((harness_dir / "harness_pages.py").read_bytes())
+    imports = tmp_path / "imports.py"
+    imports.write_bytes((harness_dir / "imports.py").read_bytes())
+    monkeypatch.setattr(rootfs, "HARNESS_SOURCE", tmp_path / "harness.py")
+    monkeypatch.setattr(rootfs, "IMPORTS_SOURCE", imports)
+    monkeypatch.setattr(rootfs, "HARNESS_MODULES", ("harness_pages.py",))
+    rootfs._harness_bytecode()
+    pyc = pathlib.Path(_pyc(str(source)))
+    # A copied tree: the .pyc is newer than its source, but of another source mtime.
+    os.utime(source, (1_000_000_000, 1_000_000_000))
+    os.utime(pyc, (2_000_000_000, 2_000_000_000))
+    assert not rootfs._bytecode_matches(source, pyc)
+
+    binds = rootfs._harness_bytecode()
+
+    assert rootfs._bytecode_matches(source, pyc)
+    assert (str(pyc), _pyc("/judge/harness_pages.py")) in [
+        (bind.source, bind.dest) for bind in binds
+    ]
