@@ -63,8 +63,8 @@ class SolutionListView(ListView):
         data = parse_body(s.SolutionCreateSerializer, request)
         verifier = verifier_access.access_verifier(user=request.user, verifier_id=data["verifier"])
         text = data["file"].read() if "file" in data else data["text"]
+        # Answered from the row it inserted (with its verdict: None for a new one), not re-read.
         solution = submit_solution(solver=request.user, verifier=verifier, text=text)
-        solution = selectors.get_solution_with_verdict(solution=solution)
         body = s.SolutionSerializer(
             solution, context={"request": request, "include_text": True}
         ).data
@@ -89,7 +89,8 @@ def _solution_response(
     """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches.
 
     With ``?wait=<s>`` the answer waits until the solution is judged or the time is up
-    (market/verdict_waits.py); the ETag is then that of the state it answers with.
+    (market/verdict_waits.py); the ETag is then that of the state it answers with. Each read
+    is the access check and the verdict in one query.
     """
     wait_s = float(_params(s.SolutionWaitSerializer, request).get("wait", 0))
     multithreaded = bool(request.META.get("wsgi.multithread", False))
@@ -101,7 +102,6 @@ def _solution_response(
     etag = _solution_etag(solution, request.user.pk)
     if (not_modified := _not_modified(request, etag)) is not None:
         return not_modified
-    solution = selectors.get_solution_with_verdict(solution=solution)
     return Response(render(solution), headers={"ETag": etag})
 
 

@@ -19,13 +19,15 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import connection, models
-from django.db.models import F, Q
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=models.Model)
 
 
 def claim_lease() -> timedelta:
@@ -40,33 +42,71 @@ def new_claim_token(task_id: str | None) -> str:
 
 def claim_row(
     *,
-    model: type[models.Model],
+    model: type[M],
     pk: int,
     token: str,
     lease: timedelta,
     pending: str,
     running: str,
-) -> bool:
-    """Mark the row RUNNING for ``token``; False when it is done or someone holds a live claim."""
+    related: str | None = None,
+) -> M | None:
+    """Mark the row RUNNING for ``token`` and return it (with its ``related`` foreign key
+    loaded); None when it is done or someone holds a live claim.
+
+    One statement: the conditional UPDATE returns the row it claimed (issue 29: the claim was
+    an UPDATE and a read). Its WHERE is re-checked on the locked row when another claim
+    committed meanwhile (READ COMMITTED), so two deliveries never both win.
+    """
     now = timezone.now()
-    claimed = (
-        model._default_manager.filter(pk=pk)
-        .filter(
-            Q(status=pending)
-            | Q(status=running, claimed_until__lt=now)
-            | Q(status=running, claimed_until__isnull=True)
-            # The same task delivered again (its pool child was killed, or it is retried
-            # after a dropped database connection): the previous attempt is dead.
-            | Q(status=running, claim_token=token)
+    meta = model._meta
+    quote = connection.ops.quote_name
+    columns = [field.column for field in meta.concrete_fields]
+    returned = ", ".join(quote(column) for column in columns)
+    selected = ", ".join(f"claimed.{quote(column)}" for column in columns)
+    join = ""
+    related_model: type[models.Model] | None = None
+    if related is not None:
+        foreign_key = meta.get_field(related)
+        related_model = foreign_key.related_model  # type: ignore[assignment]
+        assert related_model is not None
+        related_columns = [field.column for field in related_model._meta.concrete_fields]
+        selected += ", " + ", ".join(f"other.{quote(column)}" for column in related_columns)
+        join = (
+            f" JOIN {quote(related_model._meta.db_table)} other"
+            f" ON other.{quote(related_model._meta.pk.column)}"
+            f" = claimed.{quote(foreign_key.column)}"  # type: ignore[union-attr]
         )
-        .update(
-            status=running,
-            claim_token=token,
-            claimed_until=now + lease,
-            judge_attempts=F("judge_attempts") + 1,
-        )
+    sql = (
+        f"WITH claimed AS (UPDATE {quote(meta.db_table)}"  # noqa: S608 - names from the models' metadata, values as parameters
+        " SET status = %(running)s, claim_token = %(token)s, claimed_until = %(until)s,"
+        " judge_attempts = judge_attempts + 1"
+        f" WHERE {quote(meta.pk.column)} = %(pk)s AND (status = %(pending)s"
+        " OR (status = %(running)s AND (claimed_until < %(now)s OR claimed_until IS NULL"
+        # The same task delivered again (its pool child was killed, or it is retried after a
+        # dropped database connection): the previous attempt is dead.
+        " OR claim_token = %(token)s)))"
+        f" RETURNING {returned}) SELECT {selected} FROM claimed{join}"
     )
-    return bool(claimed)
+    params = {
+        "pk": pk,
+        "token": token,
+        "until": now + lease,
+        "now": now,
+        "pending": pending,
+        "running": running,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    names = [field.attname for field in meta.concrete_fields]
+    instance = model.from_db(connection.alias, names, row[: len(names)])
+    if related_model is not None and related is not None:
+        related_names = [field.attname for field in related_model._meta.concrete_fields]
+        other = related_model.from_db(connection.alias, related_names, row[len(names) :])
+        meta.get_field(related).set_cached_value(instance, other)  # type: ignore[union-attr]
+    return instance
 
 
 def renew_claim(
