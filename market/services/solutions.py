@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
+from domain.rows import column_list, instance_from_row
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import Problem, ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -102,7 +103,7 @@ def _insert_new(solution: Solution) -> bool:
     quote = connection.ops.quote_name
     sql = (
         f"INSERT INTO {quote(Solution._meta.db_table)}"  # noqa: S608 - names from the models
-        f" ({', '.join(quote(field.column) for field in fields)})"
+        f" ({column_list(fields)})"
         f" VALUES ({', '.join(['%s'] * len(fields))})"
         " ON CONFLICT (solver_id, verifier_version_id, sha256) DO NOTHING RETURNING id"
     )
@@ -290,16 +291,15 @@ def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | No
     Precondition: inside the transaction that writes the verdict record.
     """
     quote = connection.ops.quote_name
-    fields = Solution._meta.concrete_fields
+    fields = list(Solution._meta.concrete_fields)
     problem_fields = [Problem._meta.get_field(name) for name in _EVENT_PROBLEM_FIELDS]
     sql = (
-        f"WITH judged AS (UPDATE {quote(Solution._meta.db_table)}"  # noqa: S608 - names from the models' metadata, values as parameters
+        f"WITH judged AS (UPDATE {quote(Solution._meta.db_table)}"  # noqa: S608 - names from the models
         " SET status = %(status)s, pending_reason = '', claimed_until = NULL,"
         " claim_token = '', judged_at = %(judged_at)s"
         " WHERE id = %(pk)s AND status NOT IN (%(accepted)s, %(rejected)s)"
-        f" RETURNING {', '.join(quote(field.column) for field in fields)})"
-        f" SELECT {', '.join('judged.' + quote(field.column) for field in fields)},"
-        f" {', '.join('problem.' + quote(field.column) for field in problem_fields)},"
+        f" RETURNING {column_list(fields)})"
+        f" SELECT {column_list(fields, 'judged')}, {column_list(problem_fields, 'problem')},"
         " verifier.is_source_public"
         f" FROM judged JOIN {quote(Problem._meta.db_table)} problem"
         " ON problem.id = judged.problem_id"
@@ -319,10 +319,7 @@ def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | No
         row = cursor.fetchone()
     if row is None:
         return None
-    count = len(fields)
-    solution = Solution.from_db(connection.alias, [field.attname for field in fields], row[:count])
-    problem = Problem.from_db(
-        connection.alias, list(_EVENT_PROBLEM_FIELDS), row[count : count + len(problem_fields)]
-    )
+    solution = instance_from_row(Solution, fields, row[: len(fields)])
+    problem = instance_from_row(Problem, problem_fields, row[len(fields) : -1])
     Solution._meta.get_field("problem").set_cached_value(solution, problem)  # type: ignore[union-attr]
     return solution, bool(row[-1])

@@ -19,11 +19,13 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
+
+from domain.rows import column_list, instance_from_row
 
 logger = logging.getLogger(__name__)
 
@@ -60,24 +62,22 @@ def claim_row(
     now = timezone.now()
     meta = model._meta
     quote = connection.ops.quote_name
-    columns = [field.column for field in meta.concrete_fields]
-    returned = ", ".join(quote(column) for column in columns)
-    selected = ", ".join(f"claimed.{quote(column)}" for column in columns)
+    fields = list(meta.concrete_fields)
+    selected = column_list(fields, "claimed")
     join = ""
-    related_model: type[models.Model] | None = None
+    other_fields: list[models.Field[Any, Any]] = []
     if related is not None:
         foreign_key = meta.get_field(related)
-        related_model = foreign_key.related_model  # type: ignore[assignment]
-        assert related_model is not None
-        related_columns = [field.column for field in related_model._meta.concrete_fields]
-        selected += ", " + ", ".join(f"other.{quote(column)}" for column in related_columns)
+        other_model = foreign_key.related_model
+        assert isinstance(foreign_key, models.ForeignKey) and other_model is not None
+        other_fields = list(other_model._meta.concrete_fields)  # type: ignore[union-attr]
+        selected += ", " + column_list(other_fields, "other")
         join = (
-            f" JOIN {quote(related_model._meta.db_table)} other"
-            f" ON other.{quote(related_model._meta.pk.column)}"
-            f" = claimed.{quote(foreign_key.column)}"  # type: ignore[union-attr]
+            f" JOIN {quote(other_model._meta.db_table)} other"  # type: ignore[union-attr]
+            f" ON other.{quote(other_model._meta.pk.column)} = claimed.{quote(foreign_key.column)}"  # type: ignore[union-attr]
         )
     sql = (
-        f"WITH claimed AS (UPDATE {quote(meta.db_table)}"  # noqa: S608 - names from the models' metadata, values as parameters
+        f"WITH claimed AS (UPDATE {quote(meta.db_table)}"  # noqa: S608 - names from the models
         " SET status = %(running)s, claim_token = %(token)s, claimed_until = %(until)s,"
         " judge_attempts = judge_attempts + 1"
         f" WHERE {quote(meta.pk.column)} = %(pk)s AND (status = %(pending)s"
@@ -85,7 +85,7 @@ def claim_row(
         # The same task delivered again (its pool child was killed, or it is retried after a
         # dropped database connection): the previous attempt is dead.
         " OR claim_token = %(token)s)))"
-        f" RETURNING {returned}) SELECT {selected} FROM claimed{join}"
+        f" RETURNING {column_list(fields)}) SELECT {selected} FROM claimed{join}"
     )
     params = {
         "pk": pk,
@@ -100,11 +100,13 @@ def claim_row(
         row = cursor.fetchone()
     if row is None:
         return None
-    names = [field.attname for field in meta.concrete_fields]
-    instance = model.from_db(connection.alias, names, row[: len(names)])
-    if related_model is not None and related is not None:
-        related_names = [field.attname for field in related_model._meta.concrete_fields]
-        other = related_model.from_db(connection.alias, related_names, row[len(names) :])
+    instance = instance_from_row(model, fields, row[: len(fields)])
+    if related is not None:
+        other = instance_from_row(
+            meta.get_field(related).related_model,  # type: ignore[arg-type]
+            other_fields,
+            row[len(fields) :],
+        )
         meta.get_field(related).set_cached_value(instance, other)  # type: ignore[union-attr]
     return instance
 
