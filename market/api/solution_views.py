@@ -61,10 +61,14 @@ class SolutionListView(ListView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = parse_body(s.SolutionCreateSerializer, request)
-        verifier = verifier_access.access_verifier(user=request.user, verifier_id=data["verifier"])
+        verifier, version = verifier_access.access_verifier_to_submit(
+            user=request.user, verifier_id=data["verifier"]
+        )
         text = data["file"].read() if "file" in data else data["text"]
+        # Without an active version the service says why it takes no solutions.
+        target = {"verifier": verifier} if version is None else {"verifier_version": version}
         # Answered from the row it inserted (with its verdict: None for a new one), not re-read.
-        solution = submit_solution(solver=request.user, verifier=verifier, text=text)
+        solution = submit_solution(solver=request.user, text=text, **target)
         body = s.SolutionSerializer(
             solution, context={"request": request, "include_text": True}
         ).data

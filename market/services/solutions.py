@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
-from domain.rows import column_list, instance_from_row
+from domain.rows import column_list, insert_values, instance_from_row, mark_inserted
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import Problem, ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -95,16 +95,10 @@ def _insert_new(solution: Solution) -> bool:
     and an insert that may fail inside the caller's transaction (the Idempotency-Key's) a
     savepoint and its release (issue 29).
     """
-    fields = [field for field in Solution._meta.concrete_fields if not field.primary_key]
-    values = [
-        field.get_db_prep_save(field.pre_save(solution, True), connection)  # type: ignore[no-untyped-call]
-        for field in fields
-    ]
-    quote = connection.ops.quote_name
+    columns, placeholders, values = insert_values(solution)
     sql = (
-        f"INSERT INTO {quote(Solution._meta.db_table)}"  # noqa: S608 - names from the models
-        f" ({column_list(fields)})"
-        f" VALUES ({', '.join(['%s'] * len(fields))})"
+        f"INSERT INTO {connection.ops.quote_name(Solution._meta.db_table)}"  # noqa: S608 - names from the models
+        f" ({columns}) VALUES ({placeholders})"
         " ON CONFLICT (solver_id, verifier_version_id, sha256) DO NOTHING RETURNING id"
     )
     with connection.cursor() as cursor:
@@ -112,9 +106,7 @@ def _insert_new(solution: Solution) -> bool:
         row = cursor.fetchone()
     if row is None:
         return False
-    solution.pk = row[0]
-    solution._state.adding = False
-    solution._state.db = connection.alias
+    mark_inserted(solution, row[0])
     return True
 
 

@@ -4,14 +4,16 @@ A verdict costs a client two requests (``POST /api/v1/solutions/`` with an Idemp
 then ``GET <solution>?wait=30``) and the judge worker one task. Each statement is a round
 trip and its ORM and psycopg work on both sides, so the budget is counted here:
 
-- the submission: the token, the key's insert, the verifier's access check, the active
-  version, the solution's insert, the stored response: 6. It is answered from the row it
-  inserted, not re-read, and its body is the later detail read's.
+- the submission: the token, the key's insert, the verifier's access check with its active
+  version, the solution's insert (``ON CONFLICT DO NOTHING``: no savepoint), the stored
+  response: 5 (main before issue 29's last cuts: 7, and 6 of transaction control, now 4). It
+  is answered from the row it inserted, not re-read, and its body is the later read's.
 - the held read: the token and one query (the access check with the verdict) per read: 2 when
-  the verdict is there, 3 when the request was woken by it.
+  the verdict is there, 3 when the request was woken by it (were 3 and 4).
 - the task: the claim (one UPDATE ... RETURNING with the verifier version), then the verdict's
   transaction: the status (one UPDATE ... RETURNING what the record and its event need), the
-  record, the event, the webhook look-up: 5.
+  record, the event with the webhook look-up: 4 (were 7).
+Connection health checks (``SELECT 1``, once per request or task) are not counted.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from activity.models import Event, EventKind
 from judge.verdict import Outcome, Reason, Verdict
 from market.models import Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import judge_claimed_solution, record_verdict
@@ -74,7 +77,7 @@ def _detail(client, solution_id: int) -> dict:
     return response.json()
 
 
-def test_a_submission_costs_six_statements_and_answers_what_a_read_answers(world):
+def test_a_submission_costs_five_statements_and_answers_what_a_read_answers(world):
     client = world.clients["other_solver"]
 
     response, sql, control = _submit(client, world.verifier.pk, "yes, and a new text")
@@ -84,7 +87,7 @@ def test_a_submission_costs_six_statements_and_answers_what_a_read_answers(world
     assert (body["status"], body["verdict"], body["judged_at"]) == ("pending", None, None)
     assert body == _detail(client, body["id"])
     assert response.headers["ETag"] == client.get(f"/api/v1/solutions/{body['id']}/")["ETag"]
-    assert len(sql) == 6, _show(sql)
+    assert len(sql) == 5, _show(sql)
     # The key's transaction (the response is stored with the solution) and its savepoint for
     # a refusal; the solution's own insert needs none (a duplicate is no error).
     assert control == ["BEGIN", "SAVEPOINT", "RELEASE", "COMMIT"]
@@ -153,7 +156,7 @@ def test_a_read_woken_by_its_verdict_reads_the_solution_twice():
     assert all("market_verdictrecord" in s for s in sql[1:])  # each read has the verdict
 
 
-def test_the_judge_task_costs_five_statements_and_records_one_verdict():
+def test_the_judge_task_costs_four_statements_and_records_one_verdict():
     solution = SolutionFactory(text="yes")
     with CaptureQueriesContext(connection) as warm:  # the worker's first verdict warms its pool
         judge_claimed_solution(solution_id=SolutionFactory(text="yes").pk, task_id="warm")
@@ -164,9 +167,10 @@ def test_the_judge_task_costs_five_statements_and_records_one_verdict():
 
     assert verdict is not None and verdict.verdict is Outcome.ACCEPTED
     sql = _sql(captured)
-    assert len(sql) == 5, _show(sql)
+    assert len(sql) == 4, _show(sql)
     assert sql[0].startswith("WITH claimed AS (UPDATE")
     assert sql[1].startswith("WITH judged AS (UPDATE")
+    assert sql[3].startswith("WITH written AS (INSERT")
     solution.refresh_from_db()
     assert (solution.status, solution.judge_attempts, solution.claim_token) == (
         SolutionStatus.ACCEPTED,
@@ -174,6 +178,12 @@ def test_the_judge_task_costs_five_statements_and_records_one_verdict():
         "",
     )
     assert VerdictRecord.objects.filter(solution=solution).count() == 1
+    event = Event.objects.get(user=solution.solver, key=f"verdict:{solution.pk}")
+    assert (event.kind, event.payload["status"], event.payload["problem_slug"]) == (
+        EventKind.SOLUTION_JUDGED,
+        "accepted",
+        solution.problem.slug,
+    )
     # A redelivery finds it judged: the claim's one statement, nothing written.
     again = CaptureQueriesContext(connection)
     with again:
