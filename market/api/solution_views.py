@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
+from market.api.solution_bodies import solution_body
 from market.api.views import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -69,9 +70,7 @@ class SolutionListView(ListView):
         target = {"verifier": verifier} if version is None else {"verifier_version": version}
         # Answered from the row it inserted (with its verdict: None for a new one), not re-read.
         solution = submit_solution(solver=request.user, text=text, **target)
-        body = s.SolutionSerializer(
-            solution, context={"request": request, "include_text": True}
-        ).data
+        body = solution_body(solution, request=request)
         return Response(
             body,
             status=status.HTTP_202_ACCEPTED,
@@ -118,13 +117,7 @@ class SolutionDetailView(GenericAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(
-            request,
-            pk,
-            lambda solution: (
-                s.SolutionSerializer(
-                    solution, context={"request": request, "include_text": True}
-                ).data
-            ),
+            request, pk, lambda solution: solution_body(solution, request=request)
         )
 
 

@@ -190,3 +190,43 @@ def test_the_judge_task_costs_four_statements_and_records_one_verdict():
         assert judge_claimed_solution(solution_id=solution.pk, task_id="another") is None
     assert len(again.captured_queries) == 1
     assert VerdictRecord.objects.filter(solution=solution).count() == 1
+
+
+def _serialized(solution: Solution, user) -> tuple[dict, dict]:
+    """The hand-built body and the serializer's, for one reader."""
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from market.api.serializers import SolutionSerializer
+    from market.api.solution_bodies import solution_body
+
+    request = Request(APIRequestFactory().get("/", HTTP_X_FORWARDED_PROTO="https"))
+    request.user = user
+    context = {"request": request, "include_text": True}
+    return solution_body(solution, request=request), dict(
+        SolutionSerializer(solution, context=context).data
+    )
+
+
+def test_the_hand_built_body_is_the_serializers_for_every_state(world):
+    pending = SolutionFactory(text="yes, pending")
+    judged = SolutionFactory(text="no")
+    record_verdict(solution_id=judged.pk, verdict=REJECTED)
+    readers = [
+        (Solution.objects.select_related("verdict", "verifier_version").get(pk=pending.pk), None),
+        (Solution.objects.select_related("verdict", "verifier_version").get(pk=judged.pk), None),
+        # The world's accepted solution read by the buyer who owns a copy: not theirs.
+        (
+            Solution.objects.select_related("verdict", "verifier_version").get(
+                pk=world.solution.pk
+            ),
+            world.buyer,
+        ),
+    ]
+
+    for solution, reader in readers:
+        built, serialized = _serialized(solution, reader or solution.solver)
+
+        assert list(built) == list(serialized)  # the same fields in the same order
+        assert built == serialized
+    assert serialized["is_mine"] is False and serialized["verdict"]["verdict"] == "ACCEPTED"
