@@ -8,10 +8,10 @@ Verifiers and dry runs are fetched through ``verifiers.access``.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from market.exceptions import NotFound
-from market.models import Order, Problem, ProblemStatus, Solution
+from market.models import Entitlement, Order, Problem, ProblemStatus, Solution
 
 PUBLIC_PROBLEM_STATUSES = (ProblemStatus.PUBLISHED, ProblemStatus.RETIRED)
 
@@ -42,18 +42,19 @@ def access_own_problem(*, user: User | None, problem_id: int) -> Problem:
 
 
 def access_solution(*, user: User | None, solution_id: int) -> Solution:
-    """A solution the caller submitted, or one they bought (hold an entitlement to).
+    """A solution the caller submitted, or one they bought (hold an entitlement to), with its
+    verifier version and verdict: what the API renders, in one query.
 
     Nobody else learns that it exists; whoever may see it may read its text.
     """
     uid = _user_id(user)
     if uid is None:
         raise NotFound("no such solution")
+    # EXISTS rather than a join on entitlements: no DISTINCT over the text and the verdict.
+    entitled = Entitlement.objects.filter(solution_id=OuterRef("pk"), user_id=uid)
     solution = (
-        Solution.objects.select_related("verifier_version__verifier", "problem")
-        .filter(pk=solution_id)
-        .filter(Q(solver_id=uid) | Q(entitlements__user_id=uid))
-        .distinct()
+        Solution.objects.select_related("verdict", "verifier_version")
+        .filter(Q(solver_id=uid) | Exists(entitled), pk=solution_id)
         .first()
     )
     if solution is None:

@@ -218,10 +218,6 @@ def list_user_solutions(
     return qs.select_related("verdict", "verifier_version").order_by("-id")
 
 
-def get_solution_with_verdict(*, solution: Solution) -> Solution:
-    return Solution.objects.select_related("verdict", "verifier_version").get(pk=solution.pk)
-
-
 def list_balances(*, user: AbstractBaseUser) -> list[Balance]:
     """Available, held and pending balances per currency (every currency, zeros included)."""
     amounts: dict[tuple[str, str], int] = {

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q
 
 from domain.errors import NotFound
-from verifiers.models import DryRun, Verifier, VerifierStatus
+from verifiers.models import DryRun, Verifier, VerifierStatus, VerifierVersion
 
 # The values of market.models.ProblemStatus.PUBLISHED and .RETIRED: a problem solvers see.
 PUBLIC_PROBLEM_STATUS_VALUES = ("published", "retired")
@@ -24,19 +24,42 @@ def _user_id(user: User | None) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-def access_verifier(*, user: User | None, verifier_id: int) -> Verifier:
-    """A published or retired verifier of a visible problem, or any verifier of the caller's."""
-    uid = _user_id(user)
+def _visible_verifier(uid: int | None, prefix: str = "") -> Q:
     visible = Q(
-        problem__status__in=PUBLIC_PROBLEM_STATUS_VALUES,
-        status__in=(VerifierStatus.PUBLISHED, VerifierStatus.RETIRED),
+        **{
+            f"{prefix}problem__status__in": PUBLIC_PROBLEM_STATUS_VALUES,
+            f"{prefix}status__in": (VerifierStatus.PUBLISHED, VerifierStatus.RETIRED),
+        }
     )
     if uid is not None:
-        visible |= Q(problem__author_id=uid)
+        visible |= Q(**{f"{prefix}problem__author_id": uid})
+    return visible
+
+
+def access_verifier(*, user: User | None, verifier_id: int) -> Verifier:
+    """A published or retired verifier of a visible problem, or any verifier of the caller's."""
+    visible = _visible_verifier(_user_id(user))
     verifier = Verifier.objects.select_related("problem").filter(visible, pk=verifier_id).first()
     if verifier is None:
         raise NotFound("no such verifier")
     return verifier
+
+
+def access_verifier_to_submit(
+    *, user: User | None, verifier_id: int
+) -> tuple[Verifier, VerifierVersion | None]:
+    """:func:`access_verifier` and the version new solutions are judged against (None when it
+    has no active version): one query when it has one (issue 29: a submission's two reads)."""
+    version = (
+        VerifierVersion.objects.select_related("verifier__problem")
+        .filter(_visible_verifier(_user_id(user), "verifier__"), verifier_id=verifier_id)
+        .filter(is_active=True)
+        .order_by("-number")
+        .first()
+    )
+    if version is not None:
+        return version.verifier, version
+    return access_verifier(user=user, verifier_id=verifier_id), None
 
 
 def access_own_verifier(*, user: User | None, verifier_id: int) -> Verifier:

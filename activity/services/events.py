@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.db.models.functions import Greatest
 
 from activity.models import Event, EventKind, ReadMarker, WebhookEndpoint
+from domain.rows import insert_values
 from judge.verdict import Verdict
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus
 
@@ -40,8 +41,12 @@ def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
             .distinct()
         )
     )
-    if not ids:
-        return
+    if ids:
+        _after_commit_send(ids)
+
+
+def _after_commit_send(ids: list[int]) -> None:
+    """After commit, a task on the default queue sends these users' new events."""
 
     def send() -> None:
         from activity.tasks import dispatch_webhooks_task
@@ -61,26 +66,35 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict, detail: str) -
     ``detail`` is what the solver may read (a private verifier's is the judge's redacted line).
     """
     problem = solution.problem  # loaded with the solution by the caller's query
-    Event.objects.bulk_create(
-        [
-            Event(
-                user_id=solution.solver_id,
-                kind=EventKind.SOLUTION_JUDGED,
-                key=f"verdict:{solution.pk}",
-                payload={
-                    **_problem_fields(problem),
-                    "solution_id": solution.pk,
-                    "status": solution.status,
-                    "verdict": verdict.verdict.value,
-                    "reason": verdict.reason.value if verdict.reason else "",
-                    "detail": detail[:500],
-                    "seed": verdict.seed,
-                },
-            )
-        ],
-        ignore_conflicts=True,
+    event = Event(
+        user_id=solution.solver_id,
+        kind=EventKind.SOLUTION_JUDGED,
+        key=f"verdict:{solution.pk}",
+        payload={
+            **_problem_fields(problem),
+            "solution_id": solution.pk,
+            "status": solution.status,
+            "verdict": verdict.verdict.value,
+            "reason": verdict.reason.value if verdict.reason else "",
+            "detail": detail[:500],
+            "seed": verdict.seed,
+        },
     )
-    _after_commit_dispatch([solution.solver_id])
+    # One statement writes the event and asks whether the solver has an active webhook
+    # endpoint (issue 29: the verdict's transaction had a round trip for each).
+    quote = connection.ops.quote_name
+    columns, placeholders, values = insert_values(event)
+    sql = (
+        f"WITH written AS (INSERT INTO {quote(Event._meta.db_table)}"  # noqa: S608 - names from the models
+        f" ({columns}) VALUES ({placeholders}) ON CONFLICT DO NOTHING)"
+        f" SELECT EXISTS (SELECT 1 FROM {quote(WebhookEndpoint._meta.db_table)}"
+        " WHERE user_id = %s AND disabled_at IS NULL)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, solution.solver_id])
+        (has_endpoint,) = cursor.fetchone()
+    if has_endpoint:
+        _after_commit_send([solution.solver_id])
 
 
 def announce_bid(*, order_id: int) -> list[int]:

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from market import access, selectors
 from market.api import serializers as s
 from market.api.idempotency import idempotent
+from market.api.solution_bodies import solution_body
 from market.api.views import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -61,13 +62,15 @@ class SolutionListView(ListView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = parse_body(s.SolutionCreateSerializer, request)
-        verifier = verifier_access.access_verifier(user=request.user, verifier_id=data["verifier"])
+        verifier, version = verifier_access.access_verifier_to_submit(
+            user=request.user, verifier_id=data["verifier"]
+        )
         text = data["file"].read() if "file" in data else data["text"]
-        solution = submit_solution(solver=request.user, verifier=verifier, text=text)
-        solution = selectors.get_solution_with_verdict(solution=solution)
-        body = s.SolutionSerializer(
-            solution, context={"request": request, "include_text": True}
-        ).data
+        # Without an active version the service says why it takes no solutions.
+        target = {"verifier": verifier} if version is None else {"verifier_version": version}
+        # Answered from the row it inserted (with its verdict: None for a new one), not re-read.
+        solution = submit_solution(solver=request.user, text=text, **target)
+        body = solution_body(solution, request=request)
         return Response(
             body,
             status=status.HTTP_202_ACCEPTED,
@@ -89,7 +92,8 @@ def _solution_response(
     """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches.
 
     With ``?wait=<s>`` the answer waits until the solution is judged or the time is up
-    (market/verdict_waits.py); the ETag is then that of the state it answers with.
+    (market/verdict_waits.py); the ETag is then that of the state it answers with. Each read
+    is the access check and the verdict in one query.
     """
     wait_s = float(_params(s.SolutionWaitSerializer, request).get("wait", 0))
     multithreaded = bool(request.META.get("wsgi.multithread", False))
@@ -101,7 +105,6 @@ def _solution_response(
     etag = _solution_etag(solution, request.user.pk)
     if (not_modified := _not_modified(request, etag)) is not None:
         return not_modified
-    solution = selectors.get_solution_with_verdict(solution=solution)
     return Response(render(solution), headers={"ETag": etag})
 
 
@@ -114,13 +117,7 @@ class SolutionDetailView(GenericAPIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         return _solution_response(
-            request,
-            pk,
-            lambda solution: (
-                s.SolutionSerializer(
-                    solution, context={"request": request, "include_text": True}
-                ).data
-            ),
+            request, pk, lambda solution: solution_body(solution, request=request)
         )
 
 

@@ -7,14 +7,15 @@ import logging
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
+from domain.rows import column_list, insert_values, instance_from_row, mark_inserted
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
-from market.models import ProblemStatus, Solution, SolutionStatus, VerdictRecord
+from market.models import Problem, ProblemStatus, Solution, SolutionStatus, VerdictRecord
 from verifiers.models import Language, Verifier, VerifierVersion
 from verifiers.selectors import get_active_version
 from verifiers.services.claims import (
@@ -42,7 +43,8 @@ def submit_solution(
     The one place that chooses what a solution is judged against: given a ``verifier`` (the
     API and the pages), its active version; given a ``verifier_version``, that version, which
     must still be active. A retired or superseded version takes no solutions.
-    Submitting the same text to the same version again returns the first solution.
+    Submitting the same text to the same version again returns the first solution. The
+    solution comes with its verifier version and its verdict (None while it is pending) loaded.
     """
     if (verifier is None) == (verifier_version is None):
         raise TypeError("submit_solution takes exactly one of verifier and verifier_version")
@@ -65,28 +67,47 @@ def submit_solution(
         raise SubmissionsClosed("this verifier version is retired or superseded")
     sha256 = hashlib.sha256(data).hexdigest()
     version = verifier_version
-    try:
-        # Insert first: a new text is the common case, and the unique key (solver, version,
-        # text) finds the duplicate (get_or_create's SELECT and savepoint cost 3 round trips
-        # more per submission).
-        with transaction.atomic():
-            solution = Solution.objects.create(
-                solver_id=solver.pk,
-                verifier_version=version,
-                sha256=sha256,
-                problem=problem,
-                text=decoded,
-                size_bytes=len(data),
-            )
-            language = version.language
-            transaction.on_commit(
-                lambda: enqueue_judging(solution_id=solution.pk, language=language)
-            )
-    except IntegrityError:
-        solution = Solution.objects.get(
+    solution = Solution(
+        solver_id=solver.pk,
+        verifier_version=version,
+        sha256=sha256,
+        problem=problem,
+        text=decoded,
+        size_bytes=len(data),
+    )
+    if not _insert_new(solution):
+        return Solution.objects.select_related("verdict", "verifier_version").get(
             solver_id=solver.pk, verifier_version=version, sha256=sha256
         )
+    language = version.language
+    transaction.on_commit(lambda: enqueue_judging(solution_id=solution.pk, language=language))
+    # A new solution has no verdict yet: say so, so that reading it does not ask the database
+    # (the API answers the submission from this row instead of re-reading it; issue 29).
+    Solution.verdict.related.set_cached_value(solution, None)  # type: ignore[attr-defined]
     return solution
+
+
+def _insert_new(solution: Solution) -> bool:
+    """Insert ``solution`` unless its text was submitted to its version already (False).
+
+    One statement: ``INSERT ... ON CONFLICT DO NOTHING`` on the unique key (solver, version,
+    text). A new text is the common case; ``get_or_create`` cost a SELECT and a savepoint,
+    and an insert that may fail inside the caller's transaction (the Idempotency-Key's) a
+    savepoint and its release (issue 29).
+    """
+    columns, placeholders, values = insert_values(solution)
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(Solution._meta.db_table)}"  # noqa: S608 - names from the models
+        f" ({columns}) VALUES ({placeholders})"
+        " ON CONFLICT (solver_id, verifier_version_id, sha256) DO NOTHING RETURNING id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    mark_inserted(solution, row[0])
+    return True
 
 
 def enqueue_judging(*, solution_id: int, language: str | None = None) -> None:
@@ -133,22 +154,21 @@ def requeue_pending_solutions(*, older_than: timedelta, limit: int = 500) -> int
 def claim_solution(
     *, solution_id: int, lease: timedelta | None = None, token: str | None = None
 ) -> Solution | None:
-    """Mark a solution RUNNING for this attempt, or return None if it is not ours to judge.
+    """Mark a solution RUNNING for this attempt and return it with its verifier version (one
+    statement), or None if it is not ours to judge.
 
     A PENDING solution, or a RUNNING one whose claim expired (its worker died), can be claimed.
     ``lease`` defaults to JUDGE_CLAIM_LEASE_S; the caller keeps it alive with a heartbeat.
     """
-    claimed = claim_row(
+    return claim_row(
         model=Solution,
         pk=solution_id,
         token=token or new_claim_token(None),
         lease=lease or claim_lease(),
         pending=SolutionStatus.PENDING,
         running=SolutionStatus.RUNNING,
+        related="verifier_version",
     )
-    if not claimed:
-        return None
-    return Solution.objects.select_related("verifier_version").get(pk=solution_id)
 
 
 def judge_claimed_solution(*, solution_id: int, task_id: str | None) -> Verdict | None:
@@ -220,22 +240,17 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
     if verdict.verdict is Outcome.JUDGE_ERROR:
         release_solution(solution_id=solution_id, reason=f"judge unavailable: {verdict.detail}")
         return Solution.objects.get(pk=solution_id)
+    status = SolutionStatus.ACCEPTED if verdict.is_accepted else SolutionStatus.REJECTED
     with transaction.atomic():
-        # One statement reads what the record and its event need; only the solution is locked.
-        solution = (
-            Solution.objects.select_for_update(of=("self",))
-            .select_related("verifier_version__verifier", "problem")
-            .get(pk=solution_id)
-        )
         # The status turns final in the same transaction that writes the one-per-solution
         # record (its unique key refuses a second one), so a final status means "recorded".
-        if solution.status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED):
-            return solution
+        judged = _mark_judged(solution_id=solution_id, status=status)
+        if judged is None:  # judged already (a redelivery, or a second worker)
+            return Solution.objects.get(pk=solution_id)
+        solution, is_public = judged
         # The record is what the solver reads (API and page). A private verifier's exception
         # message can hold its hidden values: the solver gets the judge's redacted line; the
         # author sees the full text in dry runs.
-        version = solution.verifier_version
-        is_public = version is not None and version.verifier.is_source_public
         detail = verdict.detail if is_public else verdict.detail_for_solver
         VerdictRecord.objects.create(
             solution=solution,
@@ -251,15 +266,52 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
             kernel_time_s=verdict.kernel_time_s,
             judge_version=verdict.judge_version,
         )
-        solution.status = (
-            SolutionStatus.ACCEPTED if verdict.is_accepted else SolutionStatus.REJECTED
-        )
-        solution.pending_reason = ""
-        solution.claimed_until = None
-        solution.claim_token = ""
-        solution.judged_at = timezone.now()
-        solution.save(
-            update_fields=["status", "pending_reason", "claimed_until", "claim_token", "judged_at"]
-        )
         record_verdict_event(solution=solution, verdict=verdict, detail=detail)
     return solution
+
+
+# The problem's fields the verdict's event carries (record_verdict_event).
+_EVENT_PROBLEM_FIELDS = ("id", "title", "slug")
+
+
+def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | None:
+    """Turn a not yet judged solution final; return it (its problem's title and slug loaded)
+    and whether its verifier's source is public, or None if it was judged already.
+
+    One statement (issue 29: a locking read, then the update): the UPDATE takes the row lock,
+    and a concurrent recorder's commit makes its WHERE false on the re-checked row.
+    Precondition: inside the transaction that writes the verdict record.
+    """
+    quote = connection.ops.quote_name
+    fields = list(Solution._meta.concrete_fields)
+    problem_fields = [Problem._meta.get_field(name) for name in _EVENT_PROBLEM_FIELDS]
+    sql = (
+        f"WITH judged AS (UPDATE {quote(Solution._meta.db_table)}"  # noqa: S608 - names from the models
+        " SET status = %(status)s, pending_reason = '', claimed_until = NULL,"
+        " claim_token = '', judged_at = %(judged_at)s"
+        " WHERE id = %(pk)s AND status NOT IN (%(accepted)s, %(rejected)s)"
+        f" RETURNING {column_list(fields)})"
+        f" SELECT {column_list(fields, 'judged')}, {column_list(problem_fields, 'problem')},"
+        " verifier.is_source_public"
+        f" FROM judged JOIN {quote(Problem._meta.db_table)} problem"
+        " ON problem.id = judged.problem_id"
+        f" JOIN {quote(VerifierVersion._meta.db_table)} version"
+        " ON version.id = judged.verifier_version_id"
+        f" JOIN {quote(Verifier._meta.db_table)} verifier ON verifier.id = version.verifier_id"
+    )
+    params = {
+        "pk": solution_id,
+        "status": status,
+        "judged_at": timezone.now(),
+        "accepted": SolutionStatus.ACCEPTED,
+        "rejected": SolutionStatus.REJECTED,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    solution = instance_from_row(Solution, fields, row[: len(fields)])
+    problem = instance_from_row(Problem, problem_fields, row[len(fields) : -1])
+    Solution._meta.get_field("problem").set_cached_value(solution, problem)  # type: ignore[union-attr]
+    return solution, bool(row[-1])

@@ -19,13 +19,17 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, models
-from django.db.models import F, Q
 from django.utils import timezone
 
+from domain.rows import column_list, instance_from_row
+
 logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=models.Model)
 
 
 def claim_lease() -> timedelta:
@@ -40,33 +44,71 @@ def new_claim_token(task_id: str | None) -> str:
 
 def claim_row(
     *,
-    model: type[models.Model],
+    model: type[M],
     pk: int,
     token: str,
     lease: timedelta,
     pending: str,
     running: str,
-) -> bool:
-    """Mark the row RUNNING for ``token``; False when it is done or someone holds a live claim."""
+    related: str | None = None,
+) -> M | None:
+    """Mark the row RUNNING for ``token`` and return it (with its ``related`` foreign key
+    loaded); None when it is done or someone holds a live claim.
+
+    One statement: the conditional UPDATE returns the row it claimed (issue 29: the claim was
+    an UPDATE and a read). Its WHERE is re-checked on the locked row when another claim
+    committed meanwhile (READ COMMITTED), so two deliveries never both win.
+    """
     now = timezone.now()
-    claimed = (
-        model._default_manager.filter(pk=pk)
-        .filter(
-            Q(status=pending)
-            | Q(status=running, claimed_until__lt=now)
-            | Q(status=running, claimed_until__isnull=True)
-            # The same task delivered again (its pool child was killed, or it is retried
-            # after a dropped database connection): the previous attempt is dead.
-            | Q(status=running, claim_token=token)
+    meta = model._meta
+    quote = connection.ops.quote_name
+    fields = list(meta.concrete_fields)
+    selected = column_list(fields, "claimed")
+    join = ""
+    other_fields: list[models.Field[Any, Any]] = []
+    if related is not None:
+        foreign_key = meta.get_field(related)
+        other_model = foreign_key.related_model
+        assert isinstance(foreign_key, models.ForeignKey) and other_model is not None
+        other_fields = list(other_model._meta.concrete_fields)  # type: ignore[union-attr]
+        selected += ", " + column_list(other_fields, "other")
+        join = (
+            f" JOIN {quote(other_model._meta.db_table)} other"  # type: ignore[union-attr]
+            f" ON other.{quote(other_model._meta.pk.column)} = claimed.{quote(foreign_key.column)}"  # type: ignore[union-attr]
         )
-        .update(
-            status=running,
-            claim_token=token,
-            claimed_until=now + lease,
-            judge_attempts=F("judge_attempts") + 1,
-        )
+    sql = (
+        f"WITH claimed AS (UPDATE {quote(meta.db_table)}"  # noqa: S608 - names from the models
+        " SET status = %(running)s, claim_token = %(token)s, claimed_until = %(until)s,"
+        " judge_attempts = judge_attempts + 1"
+        f" WHERE {quote(meta.pk.column)} = %(pk)s AND (status = %(pending)s"
+        " OR (status = %(running)s AND (claimed_until < %(now)s OR claimed_until IS NULL"
+        # The same task delivered again (its pool child was killed, or it is retried after a
+        # dropped database connection): the previous attempt is dead.
+        " OR claim_token = %(token)s)))"
+        f" RETURNING {column_list(fields)}) SELECT {selected} FROM claimed{join}"
     )
-    return bool(claimed)
+    params = {
+        "pk": pk,
+        "token": token,
+        "until": now + lease,
+        "now": now,
+        "pending": pending,
+        "running": running,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    instance = instance_from_row(model, fields, row[: len(fields)])
+    if related is not None:
+        other = instance_from_row(
+            meta.get_field(related).related_model,  # type: ignore[arg-type]
+            other_fields,
+            row[len(fields) :],
+        )
+        meta.get_field(related).set_cached_value(instance, other)  # type: ignore[union-attr]
+    return instance
 
 
 def renew_claim(

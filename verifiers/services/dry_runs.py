@@ -107,7 +107,7 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
     """
     token = new_claim_token(task_id)
     lease = claim_lease()
-    claimed = claim_row(
+    dry_run = claim_row(
         model=DryRun,
         pk=dry_run_id,
         token=token,
@@ -115,9 +115,8 @@ def perform_dry_run(*, dry_run_id: int, task_id: str | None = None) -> DryRun | 
         pending=DryRunStatus.PENDING,
         running=DryRunStatus.RUNNING,
     )
-    if not claimed:
+    if dry_run is None:
         return None
-    dry_run = DryRun.objects.get(pk=dry_run_id)
     try:
         with heartbeat(
             model=DryRun, pk=dry_run_id, token=token, lease=lease, running=DryRunStatus.RUNNING

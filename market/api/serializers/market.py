@@ -183,7 +183,7 @@ class VerdictSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-def _verdict_data(solution: Solution) -> dict[str, Any] | None:
+def verdict_data(solution: Solution) -> dict[str, Any] | None:
     record = getattr(solution, "verdict", None)
     if record is None:
         return None
@@ -212,7 +212,7 @@ class SolutionStatusSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(VerdictSerializer(allow_null=True))
     def get_verdict(self, solution: Solution) -> dict[str, Any] | None:
-        return _verdict_data(solution)
+        return verdict_data(solution)
 
 
 class SolutionSerializer(SolutionStatusSerializer):

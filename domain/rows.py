@@ -1,0 +1,64 @@
+"""Model instances from the rows of raw statements (``UPDATE ... RETURNING``), as the ORM
+builds them: each value passes its field's converters (a JSONField's text is parsed), and a
+subset of the fields leaves the others deferred.
+
+Django's ORM cannot return the rows an UPDATE changed, nor tell in one round trip whether an
+``INSERT ... ON CONFLICT DO NOTHING`` inserted: a claim or a status change that must also read
+its row, or an insert that may meet a duplicate inside a transaction, would cost a second
+round trip or a savepoint (issue 29).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
+from django.db.models import NOT_PROVIDED
+
+M = TypeVar("M", bound=models.Model)
+
+
+def column_list(fields: Sequence[models.Field[Any, Any]], table: str | None = None) -> str:
+    """The quoted columns of ``fields``, each prefixed with ``table.`` when given."""
+    quote = connection.ops.quote_name
+    prefix = f"{table}." if table else ""
+    return ", ".join(prefix + quote(field.column) for field in fields)
+
+
+def instance_from_row(
+    model: type[M], fields: Sequence[models.Field[Any, Any]], values: Sequence[Any]
+) -> M:
+    """An instance of ``model`` from ``values``, the columns of ``fields`` in that order."""
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        column = field.get_col(model._meta.db_table)
+        for converter in connection.ops.get_db_converters(column) + column.get_db_converters(
+            connection
+        ):
+            value = converter(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [field.attname for field in fields], converted)
+
+
+def insert_values(instance: models.Model) -> tuple[str, str, list[Any]]:
+    """``(columns, placeholders, values)`` of an INSERT of the unsaved ``instance``, as the
+    ORM's own insert would write them (``auto_now_add`` set, values prepared for the
+    database); columns with a database default are left to it."""
+    fields = [
+        field
+        for field in instance._meta.concrete_fields
+        if not field.primary_key and field.db_default is NOT_PROVIDED
+    ]
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)  # type: ignore[no-untyped-call]
+        for field in fields
+    ]
+    return column_list(fields), ", ".join(["%s"] * len(fields)), values
+
+
+def mark_inserted(instance: models.Model, pk: object) -> None:
+    """Make ``instance`` the saved row ``pk`` (what ``save()`` does after its INSERT)."""
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = connection.alias
