@@ -95,7 +95,7 @@ def capture() -> None:
 
 
 _GUARD_MODULES = (
-    "harness_guard", "harness_audit", "harness_admission", "harness_factories",
+    "harness_guard", "harness_audit", "harness_admission", "harness_lambdify", "harness_factories",
     "harness_library", "harness_namespaces",
 )  # fmt: skip
 

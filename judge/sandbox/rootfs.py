@@ -33,6 +33,7 @@ HARNESS_MODULES: tuple[str, ...] = (
     "harness_guard.py",
     "harness_audit.py",
     "harness_admission.py",
+    "harness_lambdify.py",
     "harness_child.py",
     "harness_entries.py",
     "harness_factories.py",
