@@ -248,7 +248,7 @@ def test_a_refusal_is_answered_after_a_flush_in_one_round_trip():
             refused()
         written, flushed = _wal()
         sql = [q["sql"] for q in captured.captured_queries]
-        assert len(sql) == 1 and sql[0].startswith("CALL market_"), sql
+        assert len(sql) == 1 and sql[0].startswith("CALL engine."), sql
         assert _server(
             "SELECT %s::pg_lsn > %s::pg_lsn, %s::pg_lsn >= %s::pg_lsn",
             [written, written_before, flushed, written],
