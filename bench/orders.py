@@ -70,7 +70,7 @@ def engine(name: str):
 def _synchronous(service):
     """``service`` calling the engine function as deployed before migration 0008.
 
-    One ``SELECT * FROM market_place_order(...)`` in autocommit: the placement's COMMIT
+    One ``SELECT * FROM engine.place_order(...)`` in autocommit: the placement's COMMIT
     waits for its WAL flush with the book still locked. The same functions, the same rows.
     """
     from django.db import DatabaseError, connection

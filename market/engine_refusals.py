@@ -1,6 +1,6 @@
 """The engine's refusals: one table from each SQLSTATE the SQL raises to the error the caller gets.
 
-The engine functions (``market_place_order``, ``market_cancel_order``) refuse with
+The engine functions (``engine.place_order``, ``engine.cancel_order``) refuse with
 ``RAISE EXCEPTION ... USING ERRCODE = 'FM<nnn>', DETAIL = json_build_object(...)`` (class
 ``FM``, one SQLSTATE per code, migration 0016); the refusal writes nothing.
 :func:`refusal_error` turns one into the domain error of docs/market.md's table, with the

@@ -171,7 +171,7 @@ class Trade(models.Model):
         indexes = [
             models.Index(fields=["problem", "-id"], name="trade_problem_recent"),
             # The solutions a buyer holds of one problem (one trade each): the engine counts
-            # them, up to the limit, before a bid (market_place_order, FM017).
+            # them, up to the limit, before a bid (engine.place_order, FM017).
             models.Index(fields=["buyer", "problem"], name="trade_holdings_by_buyer"),
         ]
 

@@ -1,6 +1,6 @@
 """Which resting orders an incoming order trades with: price-time priority, legal pairs only.
 
-The engine's plan is the page queries of ``market_place_order`` (market migrations 0005,
+The engine's plan is the page queries of ``engine.place_order`` (market migrations 0005,
 0006); :func:`crossing_orders` is their book probe as an ORM query (the order book pages,
 tests/market/test_book_index.py). The reference model of the tests
 (tests/market/dev_engine/matching.py) plans fills with the same filters.

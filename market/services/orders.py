@@ -20,15 +20,16 @@ Rules (DESIGN.md, "Market and money"):
   different problems match in parallel and never deadlock.
 
 Where the rules live. On PostgreSQL (every deployment and the test suite) the engine is two
-database functions, ``market_place_order`` and ``market_cancel_order``, whose current text
-is ``market/sql/market_place_order.sql`` and ``market/sql/market_cancel_order.sql`` (one
-file per routine, held equal to the migrated database by tests/market/test_engine_sql.py;
-the migrations 0005-0016 made them): each placement or cancel is ONE statement,
-one round trip, and the problem's lock is held only while the database works (issue 14;
-docs/market.md, "The engine"). As deployed the statement is the CALL of a procedure
-(``market/sql/market_place_order_durable.sql``, migration 0008) that commits the placement
-without holding the book through the WAL flush and answers once the flush is done (``0009``
-and ``0010`` set only how the statements are planned: index probes whatever the statistics).
+database functions, ``engine.place_order`` and ``engine.cancel_order``, whose current text
+is ``market/sql/engine/place_order.sql`` and ``market/sql/engine/cancel_order.sql`` (one
+file per routine of the schema ``engine``, held equal to the migrated database by
+tests/market/test_engine_sql.py; the migrations 0005-0020 made them): each placement or
+cancel is ONE statement, one round trip, and the problem's lock is held only while the
+database works (issue 14; docs/market.md, "The engine"). As deployed the statement is the
+CALL of a procedure (``market/sql/engine/place_order_durable.sql``, migration 0008) that
+commits the placement without holding the book through the WAL flush and answers once the
+flush is done (``0009`` and ``0010`` set only how the statements are planned: index probes
+whatever the statistics).
 This module validates the input,
 passes the settings' policy (fee rate, whether USD trades, the proceeds hold window, the
 currency with debt), turns the function's refusals into domain errors, and schedules the
@@ -125,7 +126,7 @@ def cancel_order(*, user: AbstractBaseUser, order_id: int) -> Order:
 
 
 def _cancel(*, user_id: int, order_id: int) -> Order:
-    row = _call("market_cancel_order", [user_id, order_id, str(DEBT_CURRENCY)], price=None)
+    row = _call("engine.cancel_order", [user_id, order_id, str(DEBT_CURRENCY)], price=None)
     if isinstance(row, Replay):  # the cancel committed, then the call failed
         return Order.objects.get(pk=row.order_id)
     (problem_id, side, price_minor, currency, quantity, remaining, solution_id, client_id) = row[:8]
@@ -194,11 +195,11 @@ def _engine_place(
     solution_id: int | None,
     client_order_id: str | None,
 ) -> Order | tuple[Order, list[int], bool]:
-    """One call of the engine (``market_place_order``): (the order, the traders' ids, whether
+    """One call of the engine (``engine.place_order``): (the order, the traders' ids, whether
     the problem is a demo one), or the order already placed with ``client_order_id``."""
     currency = price.currency
     row = _call(
-        "market_place_order",
+        "engine.place_order",
         [
             owner_id,
             problem_id,
@@ -369,13 +370,13 @@ def _named(args: tuple[str, ...], outs: tuple[str, ...] = ()) -> str:
 # (migration 0008) as deployed: the same arguments, then the call's token (``p_token``).
 # Built from the constant names above only (S608: no value is ever formatted in).
 _ENGINE_SQL = {
-    "market_place_order": (
-        f"SELECT * FROM market_place_order({_named(_PLACE_ARGS)})",  # noqa: S608
-        f"CALL market_place_order_durable({_named((*_PLACE_ARGS, 'p_token'), _PLACE_OUT)})",
+    "engine.place_order": (
+        f"SELECT * FROM engine.place_order({_named(_PLACE_ARGS)})",  # noqa: S608
+        f"CALL engine.place_order_durable({_named((*_PLACE_ARGS, 'p_token'), _PLACE_OUT)})",
     ),
-    "market_cancel_order": (
-        f"SELECT * FROM market_cancel_order({_named(_CANCEL_ARGS)})",  # noqa: S608
-        f"CALL market_cancel_order_durable({_named((*_CANCEL_ARGS, 'p_token'), _CANCEL_OUT)})",
+    "engine.cancel_order": (
+        f"SELECT * FROM engine.cancel_order({_named(_CANCEL_ARGS)})",  # noqa: S608
+        f"CALL engine.cancel_order_durable({_named((*_CANCEL_ARGS, 'p_token'), _CANCEL_OUT)})",
     ),
 }
 

@@ -143,7 +143,7 @@ def test_the_engines_own_planning_query_probes_the_index_and_reads_what_it_fills
 def test_the_database_engines_plan_walks_the_ask_index_and_reads_a_handful(
     big_book, nested_plans, calls
 ):
-    """The function market_place_order plans with the partial book index, in price-time
+    """The function engine.place_order plans with the partial book index, in price-time
     order, with no sort and no scan of the book, and stops after a handful of rows (one
     fetch of the loop, at most 10) whatever the book's size. ``calls``: PL/pgSQL plans the
     first five calls of a session afresh and then may keep a generic plan; the eighth call
@@ -235,7 +235,7 @@ def test_the_balanced_postings_check_runs_a_generic_plan_that_probes_the_index(n
 
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT proconfig FROM pg_proc WHERE proname = 'market_posting_check_balanced'"
+            "SELECT proconfig FROM pg_proc WHERE oid = 'engine.posting_check_balanced'::regproc"
         )
         assert sorted(cursor.fetchone()[0]) == [
             "enable_seqscan=off",

@@ -1,6 +1,6 @@
 """As deployed, a placement on a busy book releases it at COMMIT and is answered once durable.
 
-Migration 0008: ``CALL market_place_order_durable(...)`` (and ``..._cancel_...``). When the
+Migration 0008: ``CALL engine.place_order_durable(...)`` (and ``..._cancel_...``). When the
 call waited for its book, it commits the placement with ``synchronous_commit = off`` for that
 transaction only, so the book's lock is not held through the WAL flush, then writes one WAL
 record in a second transaction whose synchronous COMMIT flushes the WAL past the placement's
@@ -58,7 +58,7 @@ def _place_params(owner, problem, price_minor: int, side: str = "bid", solution=
 def test_on_an_idle_book_the_placement_commits_synchronously():
     market = Market()
     assert connection.get_autocommit() and not connection.in_atomic_block
-    sql = _ENGINE_SQL["market_place_order"][1]
+    sql = _ENGINE_SQL["engine.place_order"][1]
     # plans made: nothing delays a call
     _server(sql, _place_params(funded(1_000), market.problem, 200))
 
@@ -116,11 +116,11 @@ def test_on_a_busy_book_the_answer_comes_after_the_wal_is_flushed_past_the_commi
     (before,) = _server("SELECT pg_current_wal_insert_lsn()")
     if call == "place":
         sql, params = (  # another buyer: one open bid per buyer and problem
-            _ENGINE_SQL["market_place_order"][1],
+            _ENGINE_SQL["engine.place_order"][1],
             _place_params(funded(10_000), market.problem, 300),
         )
     else:
-        sql = _ENGINE_SQL["market_cancel_order"][1]
+        sql = _ENGINE_SQL["engine.cancel_order"][1]
         params = [buyer.pk, resting.pk, str(DEBT_CURRENCY), "test-token"]
     result: dict[str, object] = {}
     database = _connection_params()
@@ -213,7 +213,7 @@ def test_the_procedures_cannot_run_inside_a_callers_transaction():
     buyer = funded(10_000)
     with pytest.raises(DatabaseError, match="invalid transaction termination"):
         with transaction.atomic():
-            _server(_ENGINE_SQL["market_place_order"][1], _place_params(buyer, market.problem, 5))
+            _server(_ENGINE_SQL["engine.place_order"][1], _place_params(buyer, market.problem, 5))
     assert not Order.objects.filter(owner=buyer).exists()
     with transaction.atomic():
         order = place_bid(buyer=buyer, problem=market.problem, price=demo(5), quantity=1)
@@ -248,7 +248,7 @@ def test_a_refusal_is_answered_after_a_flush_in_one_round_trip():
             refused()
         written, flushed = _wal()
         sql = [q["sql"] for q in captured.captured_queries]
-        assert len(sql) == 1 and sql[0].startswith("CALL market_"), sql
+        assert len(sql) == 1 and sql[0].startswith("CALL engine."), sql
         assert _server(
             "SELECT %s::pg_lsn > %s::pg_lsn, %s::pg_lsn >= %s::pg_lsn",
             [written, written_before, flushed, written],
@@ -274,7 +274,7 @@ def test_a_retried_placement_is_answered_with_its_order_in_one_round_trip():
         )
     written, flushed = _wal()
     sql = [q["sql"] for q in captured.captured_queries]
-    assert len(sql) == 1 and sql[0].startswith("CALL market_place_order_durable"), sql
+    assert len(sql) == 1 and sql[0].startswith("CALL engine.place_order_durable"), sql
     assert (again.pk, again.remaining, again.status) == (first.pk, 2, OrderStatus.OPEN)
     assert again.created_at == first.created_at and again.client_order_id == "r-1"
     assert Order.objects.filter(owner=buyer).count() == 1
@@ -297,13 +297,13 @@ def test_a_retried_placement_is_answered_with_its_order_in_one_round_trip():
 @pytest.fixture
 def injected():
     """Replace a procedure by one that fails at a chosen point; restore both afterwards."""
-    # The procedures as the database has them (market/sql/, held equal to it by
+    # The procedures as the database has them (market/sql/engine/, held equal to it by
     # test_engine_sql.py): restoring an older text would outlive this test (DDL is not
     # flushed between transactional tests).
     definitions = file_definitions()
     texts = {
-        "place": definitions["market_place_order_durable"],
-        "cancel": definitions["market_cancel_order_durable"],
+        "place": definitions["place_order_durable"],
+        "cancel": definitions["cancel_order_durable"],
     }
     fail = "    RAISE EXCEPTION 'injected' USING ERRCODE = 'query_canceled';\n"
 

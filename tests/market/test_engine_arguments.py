@@ -1,6 +1,6 @@
 """The engine's SQL re-checks its arguments whatever the caller checked (issue 29, §4).
 
-``market_place_order`` is called here directly (inside the test's transaction, as
+``engine.place_order`` is called here directly (inside the test's transaction, as
 ``orders.py`` calls it in a caller's atomic block), bypassing the Python validation: the
 order's own fields out of the engine's bounds are the user's ``market:invalid-order``
 (SQLSTATE FM012), the policy passed from the settings out of its bounds is the platform's
@@ -52,7 +52,7 @@ def _place(owner, problem, **changes: object):
         args["hold_window"],
         str(DEBT_CURRENCY),
     ]
-    return _call("market_place_order", params, price=demo(300))
+    return _call("engine.place_order", params, price=demo(300))
 
 
 @pytest.mark.parametrize(

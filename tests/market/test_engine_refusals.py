@@ -26,7 +26,7 @@ from market.money import Currency, Money
 
 pytestmark = pytest.mark.django_db
 
-# A DETAIL of the shape each code's RAISE gives it (market/sql/market_place_order.sql).
+# A DETAIL of the shape each code's RAISE gives it (market/sql/engine/place_order.sql).
 DETAILS = {
     "FM001": {"problem_id": 7},
     "FM002": {"order_id": 7},
@@ -73,7 +73,7 @@ def _raised_sqlstates() -> set[str]:
         cursor.execute(
             r"""
             SELECT p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-            WHERE n.nspname = 'public' AND p.proname LIKE 'market\_%'
+            WHERE n.nspname = 'engine'
             """
         )
         sources = [row[0] for row in cursor.fetchall()]
@@ -93,11 +93,11 @@ def test_no_refusal_is_raised_without_its_sqlstate():
             r"""
             SELECT p.proname, p.prosrc FROM pg_proc p
             JOIN pg_namespace n ON n.oid = p.pronamespace
-            WHERE n.nspname = 'public' AND p.proname LIKE 'market\_%\_order'
+            WHERE n.nspname = 'engine' AND p.proname LIKE '%\_order'
             """
         )
         sources = dict(cursor.fetchall())
-    assert set(sources) == {"market_place_order", "market_cancel_order"}
+    assert set(sources) == {"place_order", "cancel_order"}
     for name, source in sources.items():
         raises = re.findall(r"RAISE EXCEPTION[^;]*;", source)
         assert raises, name

@@ -1,7 +1,9 @@
-"""The engine's SQL is hardened: a pinned search_path and no EXECUTE for PUBLIC (issue 29, §4).
+"""The engine's SQL: its own schema, a pinned search_path, no EXECUTE for PUBLIC, and one file
+per routine equal to the database (issue 29, §4).
 
 Read from the migrated database's ``pg_proc``, so a later migration that replaces a routine
-(``CREATE OR REPLACE`` resets its ``SET`` clauses) or adds one without the pin fails here.
+(``CREATE OR REPLACE`` resets its ``SET`` clauses) or adds one without the pin, or outside the
+schema ``engine``, fails here.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from market.engine_sql import file_definition, file_definitions, live_definitions
+from market.engine_sql import (
+    SQL_DIR,
+    file_definition,
+    file_definitions,
+    live_definitions,
+    public_routines,
+)
 from market.models import Order
 from market.services import orders
 from market.services.orders import place_ask, place_bid
@@ -29,9 +37,7 @@ SELECT p.proname, p.prokind, p.proconfig, p.prosrc,
                   WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE') AS public_executes,
        has_function_privilege(current_user, p.oid, 'EXECUTE') AS we_execute
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-WHERE n.nspname = 'public'
-  AND (p.proname LIKE 'market\_%' OR p.proname LIKE 'activity\_%'
-       OR p.proname LIKE 'payments\_%')
+WHERE n.nspname = 'engine'
 ORDER BY p.proname
 """
 
@@ -46,14 +52,14 @@ def test_the_engine_and_trigger_routines_are_all_found():
     names = {row[0] for row in _routines()}
     # The ones the engine cannot run without: a query that found none would pass vacuously.
     assert {
-        "market_place_order",
-        "market_cancel_order",
-        "market_place_order_durable",
-        "market_cancel_order_durable",
-        "market_posting_check_balanced",
-        "market_order_check_ask",
+        "place_order",
+        "cancel_order",
+        "place_order_durable",
+        "cancel_order_durable",
+        "posting_check_balanced",
+        "order_check_ask",
         "activity_trade_events",
-        "payments_fund_trade",
+        "fund_trade",
     } <= names
 
 
@@ -68,12 +74,32 @@ def test_every_function_pins_its_search_path():
 
 def test_the_procedures_qualify_every_routine_of_ours():
     """Procedures cannot carry SET (they COMMIT in their body): their names are qualified."""
-    procedures = {name: source for name, kind, _, source, *_ in _routines() if kind == "p"}
-    assert set(procedures) == {"market_place_order_durable", "market_cancel_order_durable"}
+    routines = _routines()
+    procedures = {name: source for name, kind, _, source, *_ in routines if kind == "p"}
+    assert set(procedures) == {"place_order_durable", "cancel_order_durable"}
     for name, source in procedures.items():
-        unqualified = re.findall(r"(?<![.\w])(?:market|activity|payments)_\w+\s*\(", source)
-        assert unqualified == [], name
-        assert re.search(r"\bpublic\.market_\w+_order\(", source), name
+        called = set(re.findall(r"(?<![.\w])(\w+)\s*\(", source))
+        assert called & {row[0] for row in routines} == set(), name
+        assert re.search(r"\bengine\.\w+_order\(", source), name
+
+
+def test_every_call_between_the_engines_routines_is_qualified():
+    """No routine of the schema is called by its bare name: engine is on no search_path."""
+    names = {row[0] for row in _routines()}
+    bare = {
+        (name, called)
+        for name, *_, source, _, _ in _routines()
+        for called in re.findall(r"(?<![.\w])(\w+)\s*\(", source)
+        if called in names
+    }
+    qualified = {
+        called
+        for *_, source, _, _ in _routines()
+        for called in re.findall(r"\bengine\.(\w+)\s*\(", source)
+    }
+    assert bare == set()
+    # The calls the engine makes (a query that found none would pass vacuously).
+    assert {"write_postings", "lock_user_accounts", "fees_account", "place_order"} <= qualified
 
 
 def test_no_routine_is_executable_by_public_and_the_application_role_may_run_them():
@@ -107,10 +133,10 @@ def test_a_temporary_table_cannot_shadow_the_book():
 @pytest.mark.parametrize(
     ("routine", "args", "outs"),
     [
-        ("market_place_order", orders._PLACE_ARGS, ()),
-        ("market_cancel_order", orders._CANCEL_ARGS, ()),
-        ("market_place_order_durable", (*orders._PLACE_ARGS, "p_token"), orders._PLACE_OUT),
-        ("market_cancel_order_durable", (*orders._CANCEL_ARGS, "p_token"), orders._CANCEL_OUT),
+        ("place_order", orders._PLACE_ARGS, ()),
+        ("cancel_order", orders._CANCEL_ARGS, ()),
+        ("place_order_durable", (*orders._PLACE_ARGS, "p_token"), orders._PLACE_OUT),
+        ("cancel_order_durable", (*orders._CANCEL_ARGS, "p_token"), orders._CANCEL_OUT),
     ],
 )
 def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_does(
@@ -118,7 +144,11 @@ def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_
 ):
     """orders.py calls in named-argument notation: its names are the routines' own."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT proargnames, proargmodes FROM pg_proc WHERE proname = %s", [routine])
+        cursor.execute(
+            "SELECT proargnames, proargmodes FROM pg_proc"
+            " WHERE pronamespace = 'engine'::regnamespace AND proname = %s",
+            [routine],
+        )
         (names, modes), *others = cursor.fetchall()
     assert others == []
     modes = modes or ["i"] * len(names)
@@ -127,25 +157,86 @@ def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_
         assert tuple(n for n, m in zip(names, modes, strict=True) if m == "o") == outs
 
 
-def test_every_routine_in_the_database_is_the_text_of_its_file_in_market_sql():
-    """market/sql/ holds one file per routine and each says what the migrated database runs:
-    a file edited without a migration, or a migration without its file, fails here."""
+def test_every_routine_of_the_engine_schema_is_the_text_of_its_file_in_market_sql_engine():
+    """market/sql/engine/ holds one file per routine of the schema and each says what the
+    migrated database runs: a file edited without a migration, or a migration without its
+    file, fails here."""
     with connection.cursor() as cursor:
         live = live_definitions(cursor)
     files = file_definitions()
     assert sorted(set(files) - set(live)) == []  # a file whose routine does not exist
     assert sorted(set(live) - set(files)) == []  # a routine without a file
     assert [name for name in live if live[name] != files[name]] == []
+    # Each file creates the routine its name gives, in the schema its folder gives.
+    created = {
+        name: re.search(r"^CREATE OR REPLACE (?:FUNCTION|PROCEDURE) (\S+)\(", text, re.M)
+        for name, text in files.items()
+    }
+    assert {name: match and match[1] for name, match in created.items()} == {
+        name: f"{SQL_DIR.name}.{name}" for name in files
+    }
+
+
+def test_no_routine_of_ours_is_left_in_public():
+    """Migration 0020 moved them all (market_*, activity_*, payments_*): public holds tables."""
+    with connection.cursor() as cursor:
+        assert public_routines(cursor) == []
+
+
+def test_the_comparison_sees_a_routine_without_a_file_and_a_routine_in_public():
+    """Both checks above can fail (DDL rolls back with the test)."""
+    with connection.cursor() as cursor:
+        for name in ("engine.stray", "public.market_stray"):
+            cursor.execute(f"CREATE FUNCTION {name}() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+        assert set(live_definitions(cursor)) - set(file_definitions()) == {"stray"}
+        assert public_routines(cursor) == ["market_stray"]
+
+
+def test_the_schema_is_closed_to_public_and_open_to_the_application_role():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT has_schema_privilege('public', 'engine', 'USAGE'),
+                   has_schema_privilege('public', 'engine', 'CREATE'),
+                   has_schema_privilege(current_user, 'engine', 'USAGE'),
+                   n.nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+            FROM pg_namespace n WHERE n.nspname = 'engine'
+            """
+        )
+        assert cursor.fetchone() == (False, False, True, True)
+
+
+def test_each_trigger_runs_its_routine_in_the_engine_schema():
+    """The triggers followed their functions (moved, not re-created: same oid)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT t.tgname, t.tgfoid::regprocedure::text FROM pg_trigger t
+            WHERE NOT t.tgisinternal ORDER BY t.tgname
+            """
+        )
+        triggers = dict(cursor.fetchall())
+    assert triggers == {
+        "activity_bid_fanout": "engine.activity_bid_fanout()",
+        "activity_fanout_notify": "engine.activity_fanout_notify()",
+        "activity_trade_events": "engine.activity_trade_events()",
+        "market_ledgertransaction_immutable": "engine.ledger_immutable()",
+        "market_order_ask_accepted": "engine.order_check_ask()",
+        "market_posting_balanced": "engine.posting_check_balanced()",
+        "market_posting_immutable": "engine.ledger_immutable()",
+        "market_solution_judged_notify": "engine.solution_judged_notify()",
+        "payments_fund_trade": "engine.fund_trade()",
+    }
 
 
 def test_a_routine_changed_in_the_database_no_longer_matches_its_file():
     """The comparison sees a change of body and of settings (DDL rolls back with the test)."""
     with connection.cursor() as cursor:
-        cursor.execute("ALTER FUNCTION public.market_book_was_busy(timestamptz) RESET ALL")
-        reset = live_definitions(cursor)["market_book_was_busy"]
-        cursor.execute(file_definitions()["market_book_was_busy"].replace("250", "251"))
-        edited = live_definitions(cursor)["market_book_was_busy"]
-    kept = file_definitions()["market_book_was_busy"]
+        cursor.execute("ALTER FUNCTION engine.book_was_busy(timestamptz) RESET ALL")
+        reset = live_definitions(cursor)["book_was_busy"]
+        cursor.execute(file_definitions()["book_was_busy"].replace("250", "251"))
+        edited = live_definitions(cursor)["book_was_busy"]
+    kept = file_definitions()["book_was_busy"]
     assert "SET search_path" in kept and "SET search_path" not in reset
     assert "'251 microseconds'" in edited and edited != kept
 

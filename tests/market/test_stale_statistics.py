@@ -6,7 +6,7 @@ had no trades (statistics taken on empty tables, as on a new deployment or a ser
 autovacuum), they scanned market_entitlement for every crossing order the book's cursor
 read and market_trade at every COMMIT, so a placement's cost grew with the market's history
 (migration 0010). Here the statistics are taken on an empty market, the session then trades
-in autocommit, as deployed (``CALL market_place_order_durable``, the checks at its COMMIT),
+in autocommit, as deployed (``CALL engine.place_order_durable``, the checks at its COMMIT),
 and every statement the last placement executed, the foreign-key checks included, is read
 from auto_explain: none may scan a table that grows with the market.
 """

@@ -2,7 +2,7 @@
 
 Every statement the engine sends is captured with Django's own capture. As deployed
 (autocommit, no caller transaction) a placement or a cancel is ONE statement,
-``CALL market_place_order_durable(...)`` or ``CALL market_cancel_order_durable(...)``
+``CALL engine.place_order_durable(...)`` or ``CALL engine.cancel_order_durable(...)``
 (migration 0008: the placement's transaction, then the wait for its WAL flush, in one call):
 no BEGIN, no COMMIT, whatever the number of fills. Inside a caller's transaction the engine
 function itself is called, wrapped in a SAVEPOINT / RELEASE pair (three statements), so that
@@ -26,8 +26,8 @@ from market.services.orders import cancel_order, place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
 
-ENGINE_CALL = ("SELECT * FROM market_place_order(", "SELECT * FROM market_cancel_order(")
-DEPLOYED_CALL = ("CALL market_place_order_durable(", "CALL market_cancel_order_durable(")
+ENGINE_CALL = ("SELECT * FROM engine.place_order(", "SELECT * FROM engine.cancel_order(")
+DEPLOYED_CALL = ("CALL engine.place_order_durable(", "CALL engine.cancel_order_durable(")
 
 
 def statements(call):

@@ -1,12 +1,13 @@
-"""Write market/sql/<routine>.sql from the migrated database (once; the files are kept by hand)."""
+"""Write market/sql/engine/<routine>.sql from the migrated database (files kept by hand since)."""
 
 from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
     help = (
-        "Write one .sql file per engine/trigger routine of the connected, migrated database "
-        "into market/sql/ (pg_get_functiondef). Refuses to overwrite a file unless --force."
+        "Write one .sql file per routine of the schema engine of the connected, migrated "
+        "database into market/sql/engine/ (pg_get_functiondef). Refuses to overwrite a file "
+        "unless --force."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -19,7 +20,7 @@ class Command(BaseCommand):
 
         with connection.cursor() as cursor:
             definitions = live_definitions(cursor)
-        SQL_DIR.mkdir(exist_ok=True)
+        SQL_DIR.mkdir(parents=True, exist_ok=True)
         written = 0
         for name, definition in definitions.items():
             path = SQL_DIR / f"{name}.sql"

@@ -17,8 +17,9 @@ class FundsLot(models.Model):
     dispute or a withdrawal); spending consumes a user's lots oldest first (FIFO).
 
     A trade records which lots paid for it (:class:`TradeFunding`, written by the PostgreSQL
-    trigger ``payments_fund_trade`` on the engine's trade insert), so the seller's pending
-    proceeds carry the identity of the deposits that bought them.
+    trigger ``payments_fund_trade``, function ``engine.fund_trade``, on the engine's trade
+    insert), so the seller's pending proceeds carry the identity of the deposits that
+    bought them.
     """
 
     class Source(models.TextChoices):

@@ -2,7 +2,8 @@
 
 A paid deposit creates a lot; matured sale proceeds become a lot of the seller's own.
 Spending consumes a user's lots oldest first: a USD trade by the trigger
-``payments_fund_trade`` (payments migration 0004), a withdrawal here (recording
+``payments_fund_trade`` (function ``engine.fund_trade``: payments migration 0004, market
+0020), a withdrawal here (recording
 :class:`WithdrawalFunding` rows), a refund from its own deposit's lot. Every writer of a
 user's lots holds that user's AVAILABLE lock.
 """

@@ -1,5 +1,5 @@
 """The reference model's problem lock, with what its checks need read in the same round trip
-(the PostgreSQL functions take the lock themselves: market/sql/market_place_order.sql)."""
+(the PostgreSQL functions take the lock themselves: market/sql/engine/place_order.sql)."""
 
 from __future__ import annotations
 

@@ -1,3 +1,394 @@
+-- Migration 0020: the engine's routines move from public (market_*, activity_*,
+-- payments_*) to the schema engine. Moved (ALTER ROUTINE ... SET SCHEMA, then RENAME),
+-- not dropped: a routine keeps its oid, so the triggers that run it and its privileges
+-- stay; then each is replaced by its text with every call between routines qualified
+-- (engine.write_postings). This text is frozen: market/sql/engine/ moves on.
+
+CREATE SCHEMA engine;
+-- Only the application's role (the one that migrates, owns the tables and connects:
+-- migration 0013) may look up the engine's names or run them.
+REVOKE ALL ON SCHEMA engine FROM PUBLIC;
+GRANT USAGE ON SCHEMA engine TO CURRENT_USER;
+
+ALTER ROUTINE public.activity_bid_fanout SET SCHEMA engine;
+ALTER ROUTINE public.activity_fanout_notify SET SCHEMA engine;
+ALTER ROUTINE public.activity_trade_events SET SCHEMA engine;
+ALTER ROUTINE public.market_book_was_busy SET SCHEMA engine;
+ALTER ROUTINE engine.market_book_was_busy RENAME TO book_was_busy;
+ALTER ROUTINE public.market_cancel_order SET SCHEMA engine;
+ALTER ROUTINE engine.market_cancel_order RENAME TO cancel_order;
+ALTER ROUTINE public.market_cancel_order_durable SET SCHEMA engine;
+ALTER ROUTINE engine.market_cancel_order_durable RENAME TO cancel_order_durable;
+ALTER ROUTINE public.market_fees_account SET SCHEMA engine;
+ALTER ROUTINE engine.market_fees_account RENAME TO fees_account;
+ALTER ROUTINE public.payments_fund_trade SET SCHEMA engine;
+ALTER ROUTINE engine.payments_fund_trade RENAME TO fund_trade;
+ALTER ROUTINE public.market_ledger_immutable SET SCHEMA engine;
+ALTER ROUTINE engine.market_ledger_immutable RENAME TO ledger_immutable;
+ALTER ROUTINE public.market_lock_user_accounts SET SCHEMA engine;
+ALTER ROUTINE engine.market_lock_user_accounts RENAME TO lock_user_accounts;
+ALTER ROUTINE public.market_order_check_ask SET SCHEMA engine;
+ALTER ROUTINE engine.market_order_check_ask RENAME TO order_check_ask;
+ALTER ROUTINE public.market_place_order SET SCHEMA engine;
+ALTER ROUTINE engine.market_place_order RENAME TO place_order;
+ALTER ROUTINE public.market_place_order_durable SET SCHEMA engine;
+ALTER ROUTINE engine.market_place_order_durable RENAME TO place_order_durable;
+ALTER ROUTINE public.market_posting_check_balanced SET SCHEMA engine;
+ALTER ROUTINE engine.market_posting_check_balanced RENAME TO posting_check_balanced;
+ALTER ROUTINE public.market_solution_judged_notify SET SCHEMA engine;
+ALTER ROUTINE engine.market_solution_judged_notify RENAME TO solution_judged_notify;
+ALTER ROUTINE public.market_write_postings SET SCHEMA engine;
+ALTER ROUTINE engine.market_write_postings RENAME TO write_postings;
+
+-- engine.activity_bid_fanout
+CREATE OR REPLACE FUNCTION engine.activity_bid_fanout()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    INSERT INTO activity_fanout (kind, ref, created_at)
+    VALUES ('announce_bid', NEW.id, NEW.created_at);
+    RETURN NULL;
+END;
+$function$;
+
+-- engine.activity_fanout_notify
+CREATE OR REPLACE FUNCTION engine.activity_fanout_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    PERFORM pg_notify('activity_fanout', '');
+    RETURN NULL;
+END;
+$function$;
+
+-- engine.activity_trade_events
+CREATE OR REPLACE FUNCTION engine.activity_trade_events()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    common jsonb;
+BEGIN
+    SELECT jsonb_build_object(
+               'problem_id', p.id, 'problem_title', p.title, 'problem_slug', p.slug,
+               'trade_id', NEW.id, 'solution_id', NEW.solution_id,
+               'price_minor', NEW.price_minor, 'currency', NEW.currency)
+    INTO common
+    FROM market_problem p WHERE p.id = NEW.problem_id;
+    INSERT INTO activity_event (user_id, kind, key, payload, created_at)
+    VALUES (NEW.buyer_id, 'bid.filled', 'trade:' || NEW.id || ':buyer',
+            common || jsonb_build_object('order_id', NEW.bid_id), NEW.created_at),
+           (NEW.seller_id, 'ask.filled', 'trade:' || NEW.id || ':seller',
+            common || jsonb_build_object('order_id', NEW.ask_id, 'fee_minor', NEW.fee_minor,
+                                         'net_minor', NEW.price_minor - NEW.fee_minor),
+            NEW.created_at)
+    ON CONFLICT DO NOTHING;
+    INSERT INTO activity_fanout (kind, ref, created_at)
+    SELECT 'dispatch', u.user_id, NEW.created_at
+    FROM (VALUES (NEW.buyer_id), (NEW.seller_id)) AS u(user_id)
+    WHERE EXISTS (SELECT 1 FROM activity_webhookendpoint w
+                  WHERE w.user_id = u.user_id AND w.disabled_at IS NULL)
+      -- One pending dispatch per user is enough: it sends all their new events.
+      AND NOT EXISTS (SELECT 1 FROM activity_fanout f
+                      WHERE f.kind = 'dispatch' AND f.ref = u.user_id);
+    RETURN NULL;
+END;
+$function$;
+
+-- engine.book_was_busy
+-- Whether a call that holds its book since p_locked_at should release it at COMMIT, before
+-- the WAL flush: when it waited for the book (more than 0.25 ms from the CALL's start to
+-- holding the lock, where an idle book takes tens of microseconds), others are likely
+-- queued behind it. Never with a synchronous standby (migration 0008's docstring says why).
+CREATE OR REPLACE FUNCTION engine.book_was_busy(p_locked_at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+    SELECT p_locked_at - statement_timestamp() > interval '250 microseconds'
+           AND current_setting('synchronous_standby_names') = ''
+$function$;
+
+-- engine.cancel_order
+-- Cancel the owner's open order: release exactly a bid's remaining hold (then repay debt
+-- from it). Returns the order's row as it now is. (Body of migration 0005; settings of
+-- 0010 and 0013; refusals as SQLSTATEs of class FM with a JSON DETAIL, 0016.)
+CREATE OR REPLACE FUNCTION engine.cancel_order(p_owner integer, p_order bigint, p_debt_currency text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SET enable_seqscan TO 'off'
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    v_now timestamptz;
+    v_order record;
+    k_owners integer[];
+    k_kinds text[];
+    a_ids bigint[];
+    a_keys text[];
+    a_bal bigint[];
+    a_delta bigint[];
+    i_avail integer;
+    i_held integer;
+    i_debt integer;
+    amount bigint;
+    debt bigint;
+    txn bigint;
+    post_txns bigint[] := '{}';
+    post_accounts bigint[] := '{}';
+    post_amounts bigint[] := '{}';
+BEGIN
+    -- One statement finds the order's problem and locks it, bumping the book's sequence (as
+    -- in engine.place_order): missing == not yours.
+    UPDATE market_problem AS p SET book_sequence = p.book_sequence + 1
+    WHERE p.id = (SELECT o.problem_id FROM market_order o
+                  WHERE o.id = p_order AND o.owner_id = p_owner);
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'formalmarket:no-such-order' USING ERRCODE = 'FM002',
+            DETAIL = json_build_object('order_id', p_order)::text;
+    END IF;
+    v_now := clock_timestamp();
+    -- Read under the problem's lock: every change of an order takes it first.
+    SELECT * INTO v_order FROM market_order o WHERE o.id = p_order;
+    IF v_order.status <> 'open' THEN
+        RAISE EXCEPTION 'formalmarket:order-not-open' USING ERRCODE = 'FM004',
+            DETAIL = json_build_object('status', v_order.status)::text;
+    END IF;
+    IF v_order.side = 'bid' THEN
+        k_owners := ARRAY[p_owner, p_owner];
+        k_kinds := ARRAY['available', 'held'];
+        IF v_order.currency = p_debt_currency THEN
+            k_owners := k_owners || p_owner;
+            k_kinds := k_kinds || 'debt'::text;
+        END IF;
+        SELECT l.ids, l.keys, l.balances INTO a_ids, a_keys, a_bal
+        FROM engine.lock_user_accounts(v_order.currency, k_owners, k_kinds) AS l;
+        i_avail := array_position(a_keys, p_owner || ':available');
+        i_held := array_position(a_keys, p_owner || ':held');
+        amount := v_order.price_minor * v_order.remaining;
+        INSERT INTO market_ledgertransaction (kind, currency, memo, idempotency_key, created_at)
+        VALUES ('bid_release', v_order.currency, 'cancel bid ' || p_order, NULL, v_now)
+        RETURNING id INTO txn;
+        post_txns := ARRAY[txn, txn];
+        post_accounts := ARRAY[a_ids[i_held], a_ids[i_avail]];
+        post_amounts := ARRAY[-amount, amount];
+        a_delta := array_fill(0::bigint, ARRAY[cardinality(a_ids)]);
+        a_delta[i_held] := -amount;
+        a_delta[i_avail] := amount;
+        IF v_order.currency = p_debt_currency THEN
+            -- After the release: the repayment spends what it freed.
+            i_debt := array_position(a_keys, p_owner || ':debt');
+            debt := least(a_bal[i_avail] + amount, -a_bal[i_debt]);
+            IF debt > 0 THEN
+                INSERT INTO market_ledgertransaction (kind, currency, memo, idempotency_key,
+                                                      created_at)
+                VALUES ('debt_settle', v_order.currency, 'debt repaid by user ' || p_owner,
+                        NULL, v_now)
+                RETURNING id INTO txn;
+                post_txns := post_txns || ARRAY[txn, txn];
+                post_accounts := post_accounts || ARRAY[a_ids[i_avail], a_ids[i_debt]];
+                post_amounts := post_amounts || ARRAY[-debt, debt];
+                a_delta[i_avail] := a_delta[i_avail] - debt;
+                a_delta[i_debt] := a_delta[i_debt] + debt;
+            END IF;
+        END IF;
+        PERFORM engine.write_postings(v_order.currency, post_txns, post_accounts, post_amounts,
+                                      a_ids, a_delta);
+    END IF;
+    UPDATE market_order AS o SET status = 'cancelled', closed_at = v_now WHERE o.id = p_order;
+    o_problem_id := v_order.problem_id;
+    o_side := v_order.side;
+    o_price := v_order.price_minor;
+    o_currency := v_order.currency;
+    o_quantity := v_order.quantity;
+    o_remaining := v_order.remaining;
+    o_solution_id := v_order.solution_id;
+    o_client_order_id := v_order.client_order_id;
+    o_created_at := v_order.created_at;
+    o_closed_at := v_now;
+END;
+$function$;
+
+-- engine.cancel_order_durable
+-- The CALL orders.py makes for a cancel: as engine.place_order_durable, a refusal too.
+CREATE OR REPLACE PROCEDURE engine.cancel_order_durable(IN p_owner integer, IN p_order bigint, IN p_debt_currency text, IN p_token text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_durable_lsn pg_lsn)
+ LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+    busy boolean;
+    r_state text;
+    r_message text;
+    r_detail text;
+BEGIN
+    BEGIN
+        SELECT * INTO o_problem_id, o_side, o_price, o_currency, o_quantity, o_remaining,
+                      o_solution_id, o_client_order_id, o_created_at, o_closed_at
+        FROM engine.cancel_order(p_owner, p_order, p_debt_currency);
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS r_state = RETURNED_SQLSTATE, r_message = MESSAGE_TEXT,
+                                r_detail = PG_EXCEPTION_DETAIL;
+        IF r_state NOT LIKE 'FM%' THEN
+            RAISE;
+        END IF;
+    END;
+    IF r_state IS NOT NULL THEN
+        -- A refusal: answered after a flush (see engine.place_order_durable).
+        o_durable_lsn := pg_catalog.pg_logical_emit_message(true, 'formalmarket.durable', '');
+        COMMIT;
+        RAISE EXCEPTION USING ERRCODE = r_state, MESSAGE = r_message, DETAIL = r_detail;
+    END IF;
+    -- o_closed_at: the instant the lock was held
+    busy := engine.book_was_busy(o_closed_at);
+    IF busy THEN
+        PERFORM pg_catalog.set_config('synchronous_commit', 'off', true);
+    END IF;
+    PERFORM pg_catalog.set_config('formalmarket.committed',
+                                  coalesce(p_token, '') || ':' || p_order, false);
+    -- This transaction only: the checks deferred to its COMMIT plan index probes too
+    -- (migration 0010).
+    PERFORM pg_catalog.set_config('enable_seqscan', 'off', true);
+    COMMIT;
+    -- The answer waits for the flush (see engine.place_order_durable).
+    IF busy THEN
+        o_durable_lsn := pg_catalog.pg_logical_emit_message(true, 'formalmarket.durable', '');
+    END IF;
+END;
+$procedure$;
+
+-- engine.fees_account
+-- The platform's fee account of a currency (a system account: never locked, never updated;
+-- its balance is the sum of its postings), made on first use.
+CREATE OR REPLACE FUNCTION engine.fees_account(p_currency text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    found_id bigint;
+BEGIN
+    SELECT a.id INTO found_id FROM market_account a
+    WHERE a.owner_id IS NULL AND a.currency = p_currency AND a.kind = 'fees';
+    IF found_id IS NULL THEN
+        INSERT INTO market_account (owner_id, currency, kind, balance_minor)
+        VALUES (NULL, p_currency, 'fees', 0) ON CONFLICT DO NOTHING;
+        SELECT a.id INTO found_id FROM market_account a
+        WHERE a.owner_id IS NULL AND a.currency = p_currency AND a.kind = 'fees';
+    END IF;
+    RETURN found_id;
+END;
+$function$;
+
+-- engine.fund_trade
+CREATE OR REPLACE FUNCTION engine.fund_trade()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    due bigint := NEW.price_minor;
+    lot record;
+    part bigint;
+BEGIN
+    FOR lot IN
+        SELECT id, remaining_minor FROM public.payments_fundslot
+        WHERE user_id = NEW.buyer_id AND remaining_minor > 0
+        ORDER BY (source = 'deposit') DESC, id
+        FOR UPDATE
+    LOOP
+        EXIT WHEN due <= 0;
+        part := LEAST(lot.remaining_minor, due);
+        UPDATE public.payments_fundslot SET remaining_minor = remaining_minor - part
+        WHERE id = lot.id;
+        INSERT INTO public.payments_tradefunding (trade_id, lot_id, amount_minor, reversed_minor)
+        VALUES (NEW.id, lot.id, part, 0);
+        due := due - part;
+    END LOOP;
+    RETURN NULL;
+END
+$function$;
+
+-- engine.ledger_immutable
+CREATE OR REPLACE FUNCTION engine.ledger_immutable()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    RAISE EXCEPTION 'the ledger is append-only: % on % refused', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END;
+$function$;
+
+-- engine.lock_user_accounts
+-- The user accounts (owner, kind) of one currency, created when missing and then locked in
+-- ascending id order. Missing accounts are created first, in ascending (owner, kind) order,
+-- before any account is locked: a new account holds its unique-index entry until commit, so
+-- creating one while holding account locks could close a cycle with another transaction.
+-- Two statements in the steady state (every account exists): one that counts the missing,
+-- one that locks and reads them all. Generic plans (one index probe per key), planned once
+-- per session: a custom plan for these array parameters was planned afresh on every call.
+CREATE OR REPLACE FUNCTION engine.lock_user_accounts(p_currency text, p_owners integer[], p_kinds text[], OUT ids bigint[], OUT keys text[], OUT balances bigint[])
+ RETURNS record
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    missing integer;
+BEGIN
+    SELECT count(*) FILTER (WHERE a.id IS NULL) INTO missing
+    FROM (SELECT DISTINCT u.owner_id, u.kind FROM unnest(p_owners, p_kinds) AS u(owner_id, kind)) k
+    LEFT JOIN market_account a
+        ON a.owner_id = k.owner_id AND a.currency = p_currency AND a.kind = k.kind;
+    IF missing > 0 THEN
+        -- Only the missing ones (an existing key would only wait on its row's writer).
+        INSERT INTO market_account (owner_id, currency, kind, balance_minor)
+        SELECT k.owner_id, p_currency, k.kind, 0
+        FROM (SELECT DISTINCT u.owner_id, u.kind FROM unnest(p_owners, p_kinds) AS u(owner_id, kind)) k
+        LEFT JOIN market_account a
+            ON a.owner_id = k.owner_id AND a.currency = p_currency AND a.kind = k.kind
+        WHERE a.id IS NULL
+        ORDER BY k.owner_id, k.kind COLLATE "C"
+        ON CONFLICT DO NOTHING;
+    END IF;
+    -- FOR UPDATE locks the rows as they leave the sort: in ascending id order.
+    SELECT array_agg(l.id ORDER BY l.id), array_agg(l.owner_id || ':' || l.kind ORDER BY l.id),
+           array_agg(l.balance_minor ORDER BY l.id)
+    INTO ids, keys, balances
+    FROM (SELECT a.id, a.owner_id, a.kind, a.balance_minor FROM market_account a
+          WHERE a.currency = p_currency
+            AND (a.owner_id, a.kind) IN (SELECT * FROM unnest(p_owners, p_kinds))
+          ORDER BY a.id
+          FOR UPDATE OF a) l;
+END;
+$function$;
+
+-- engine.order_check_ask
+CREATE OR REPLACE FUNCTION engine.order_check_ask()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    IF NEW.side = 'ask' AND NOT EXISTS (
+        SELECT 1 FROM market_solution s
+        WHERE s.id = NEW.solution_id AND s.solver_id = NEW.owner_id
+          AND s.problem_id = NEW.problem_id AND s.status = 'accepted'
+    ) THEN
+        RAISE EXCEPTION 'an ask needs the owner''s own ACCEPTED solution of the problem'
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END;
+$function$;
+
+-- engine.place_order
 -- Place a bid (p_solution NULL) or an ask: match it by price-time priority, then rest what is
 -- left. Returns the order's row. When the owner already used p_client_order_id for this very
 -- order, it returns that order's row with o_replay true, before taking the book's lock and
@@ -21,7 +412,7 @@
 -- PostgreSQL otherwise makes for the first calls, and keeps making for the book's cursor,
 -- cost more to plan than to run (tests/market/test_book_index.py checks the plan), and with
 -- enable_seqscan off (migration 0010; docs/market.md says why it stays).
-CREATE OR REPLACE FUNCTION public.market_place_order(p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text, p_quantity integer, p_solution bigint, p_client_order_id text, p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text, p_hold_window interval, p_debt_currency text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[], OUT o_replay boolean)
+CREATE OR REPLACE FUNCTION engine.place_order(p_owner integer, p_problem bigint, p_side text, p_price bigint, p_currency text, p_quantity integer, p_solution bigint, p_client_order_id text, p_usd_allowed boolean, p_fee_bps integer, p_proceeds_kind text, p_hold_window interval, p_debt_currency text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[], OUT o_replay boolean)
  RETURNS record
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -384,7 +775,7 @@ BEGIN
     --    system account, never locked) is fetched, or made, first: nothing is created while
     --    accounts are locked.
     IF n > 0 THEN
-        fees_id := market_fees_account(p_currency);
+        fees_id := engine.fees_account(p_currency);
     END IF;
     IF p_side = 'bid' THEN
         k_owners := ARRAY[p_owner];
@@ -405,7 +796,7 @@ BEGIN
     END IF;
     IF cardinality(k_owners) > 0 THEN
         SELECT l.ids, l.keys, l.balances INTO a_ids, a_keys, a_bal
-        FROM market_lock_user_accounts(p_currency, k_owners, k_kinds) AS l;
+        FROM engine.lock_user_accounts(p_currency, k_owners, k_kinds) AS l;
         a_delta := array_fill(0::bigint, ARRAY[cardinality(a_ids)]);
         -- 'owner:kind' -> position in a_ids (a jsonb object: a lookup is a binary search),
         -- made with expressions only: no statement.
@@ -521,7 +912,7 @@ BEGIN
     -- 9. The rest of the rows: the postings, the user balances (system accounts are not
     --    updated), the buyers' entitlements.
     IF cardinality(post_txns) > 0 THEN
-        PERFORM market_write_postings(p_currency, post_txns, post_accounts, post_amounts, a_ids,
+        PERFORM engine.write_postings(p_currency, post_txns, post_accounts, post_amounts, a_ids,
                                       a_delta);
     END IF;
     IF n > 0 THEN
@@ -532,3 +923,143 @@ BEGIN
     o_notified := f_buyer || f_seller;
 END;
 $function$;
+
+-- engine.place_order_durable
+-- The CALL orders.py makes for a placement in autocommit: the placement commits (without
+-- waiting for the WAL flush when its book was busy), then the answer waits for the flush
+-- (migration 0008; docs/market.md, "Commit and answer"). No SET clause: a procedure that
+-- has one cannot COMMIT, so every routine of ours is schema-qualified (engine.*, migration
+-- 0020; public.* before it, 0013).
+-- A refusal (SQLSTATE class FM) and a replay are answered after a flush too, in this same
+-- CALL (migration 0016): a transaction that wrote one WAL record commits synchronously
+-- before the refusal is raised again or the replayed order returned. The placement runs in
+-- a block with a handler (a subtransaction) for that: a transaction cannot end inside one.
+CREATE OR REPLACE PROCEDURE engine.place_order_durable(IN p_owner integer, IN p_problem bigint, IN p_side text, IN p_price bigint, IN p_currency text, IN p_quantity integer, IN p_solution bigint, IN p_client_order_id text, IN p_usd_allowed boolean, IN p_fee_bps integer, IN p_proceeds_kind text, IN p_hold_window interval, IN p_debt_currency text, IN p_token text, OUT o_id bigint, OUT o_remaining integer, OUT o_status text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone, OUT o_is_demo boolean, OUT o_notified integer[], OUT o_replay boolean, OUT o_durable_lsn pg_lsn)
+ LANGUAGE plpgsql
+AS $procedure$
+DECLARE
+    busy boolean;
+    r_state text;
+    r_message text;
+    r_detail text;
+BEGIN
+    BEGIN
+        SELECT * INTO o_id, o_remaining, o_status, o_created_at, o_closed_at, o_is_demo,
+                      o_notified, o_replay
+        FROM engine.place_order(p_owner, p_problem, p_side, p_price, p_currency,
+                                p_quantity, p_solution, p_client_order_id,
+                                p_usd_allowed, p_fee_bps, p_proceeds_kind,
+                                p_hold_window, p_debt_currency);
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS r_state = RETURNED_SQLSTATE, r_message = MESSAGE_TEXT,
+                                r_detail = PG_EXCEPTION_DETAIL;
+        IF r_state NOT LIKE 'FM%' THEN
+            RAISE;
+        END IF;
+    END;
+    IF r_state IS NOT NULL OR o_replay THEN
+        -- Decided, maybe, on another placement committed but not yet flushed (the order a
+        -- replay names, the funds a refusal counts): flush past it before answering. This
+        -- transaction's synchronous COMMIT flushes the WAL up to its own record.
+        o_durable_lsn := pg_catalog.pg_logical_emit_message(true, 'formalmarket.durable', '');
+        COMMIT;
+        IF r_state IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = r_state, MESSAGE = r_message, DETAIL = r_detail;
+        END IF;
+        RETURN;
+    END IF;
+    -- o_created_at is the instant the book's lock was held.
+    busy := engine.book_was_busy(o_created_at);
+    IF busy THEN
+        -- This transaction only: its COMMIT releases the book without waiting for the disk.
+        PERFORM pg_catalog.set_config('synchronous_commit', 'off', true);
+    END IF;
+    -- A session setting made in this transaction: it survives only if the COMMIT does, so
+    -- after an error the caller can tell whether the placement committed (orders.py).
+    PERFORM pg_catalog.set_config('formalmarket.committed',
+                                  coalesce(p_token, '') || ':' || o_id, false);
+    -- This transaction only: the checks deferred to its COMMIT plan index probes too
+    -- (migration 0010).
+    PERFORM pg_catalog.set_config('enable_seqscan', 'off', true);
+    COMMIT;
+    -- The answer waits for the flush: this transaction's synchronous COMMIT (at the end of
+    -- the CALL) flushes the WAL up to its own record, past the placement's commit.
+    IF busy THEN
+        o_durable_lsn := pg_catalog.pg_logical_emit_message(true, 'formalmarket.durable', '');
+    END IF;
+END;
+$procedure$;
+
+-- engine.posting_check_balanced
+-- A posting's currency is its account's and its transaction's, and its transaction balances
+-- (checked at commit, when all of its legs are written). One query per posting: as every
+-- leg of a transaction is in the transaction's currency, its sum is its sum per currency.
+-- Generic plan and no sequential scan (migration 0009).
+CREATE OR REPLACE FUNCTION engine.posting_check_balanced()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+DECLARE
+    same_currency boolean;
+    total numeric;
+BEGIN
+    SELECT (SELECT a.currency = NEW.currency FROM market_account a WHERE a.id = NEW.account_id)
+           AND (SELECT t.currency = NEW.currency FROM market_ledgertransaction t
+                WHERE t.id = NEW.transaction_id),
+           (SELECT SUM(p.amount_minor) FROM market_posting p
+            WHERE p.transaction_id = NEW.transaction_id)
+    INTO same_currency, total;
+    IF same_currency IS NOT TRUE THEN
+        RAISE EXCEPTION 'posting % mixes currencies', NEW.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF total <> 0 THEN
+        RAISE EXCEPTION 'ledger transaction % does not balance in %: %',
+            NEW.transaction_id, NEW.currency, total
+            USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NULL;
+END;
+$function$;
+
+-- engine.solution_judged_notify
+-- A solution's status turned final (its verdict committed with it): wake the requests that
+-- wait for it (market migration 0018, market/verdict_waits.py). Delivered at commit.
+CREATE OR REPLACE FUNCTION engine.solution_judged_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    PERFORM pg_notify('market_solution_judged', NEW.id::text);
+    RETURN NULL;
+END;
+$function$;
+
+-- engine.write_postings
+-- Write a placement's postings, in the order given (a transaction's legs follow its
+-- creation), and apply them to the user balances among p_user_accounts (locked by the
+-- caller). System accounts are not updated. One statement each.
+CREATE OR REPLACE FUNCTION engine.write_postings(p_currency text, p_txns bigint[], p_accounts bigint[], p_amounts bigint[], p_user_accounts bigint[], p_deltas bigint[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET search_path TO 'public', 'pg_temp'
+AS $function$
+BEGIN
+    INSERT INTO market_posting (transaction_id, account_id, currency, amount_minor)
+    SELECT p.txn, p.account, p_currency, p.amount
+    FROM unnest(p_txns, p_accounts, p_amounts) WITH ORDINALITY AS p(txn, account, amount, n)
+    ORDER BY p.n;
+    UPDATE market_account AS a SET balance_minor = a.balance_minor + d.delta
+    FROM unnest(p_user_accounts, p_deltas) AS d(id, delta)
+    WHERE a.id = d.id AND d.delta <> 0;
+END;
+$function$;
+
+-- Kept through the move and the replacements; said again so that this file alone shows
+-- them (migration 0013's rule).
+REVOKE EXECUTE ON ALL ROUTINES IN SCHEMA engine FROM PUBLIC;
+GRANT EXECUTE ON ALL ROUTINES IN SCHEMA engine TO CURRENT_USER;

@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.market_order_check_ask()
+CREATE OR REPLACE FUNCTION engine.order_check_ask()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

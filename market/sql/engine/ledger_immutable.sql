@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.market_ledger_immutable()
+CREATE OR REPLACE FUNCTION engine.ledger_immutable()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

@@ -5,7 +5,7 @@
 -- Two statements in the steady state (every account exists): one that counts the missing,
 -- one that locks and reads them all. Generic plans (one index probe per key), planned once
 -- per session: a custom plan for these array parameters was planned afresh on every call.
-CREATE OR REPLACE FUNCTION public.market_lock_user_accounts(p_currency text, p_owners integer[], p_kinds text[], OUT ids bigint[], OUT keys text[], OUT balances bigint[])
+CREATE OR REPLACE FUNCTION engine.lock_user_accounts(p_currency text, p_owners integer[], p_kinds text[], OUT ids bigint[], OUT keys text[], OUT balances bigint[])
  RETURNS record
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'

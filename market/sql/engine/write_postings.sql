@@ -1,7 +1,7 @@
 -- Write a placement's postings, in the order given (a transaction's legs follow its
 -- creation), and apply them to the user balances among p_user_accounts (locked by the
 -- caller). System accounts are not updated. One statement each.
-CREATE OR REPLACE FUNCTION public.market_write_postings(p_currency text, p_txns bigint[], p_accounts bigint[], p_amounts bigint[], p_user_accounts bigint[], p_deltas bigint[])
+CREATE OR REPLACE FUNCTION engine.write_postings(p_currency text, p_txns bigint[], p_accounts bigint[], p_amounts bigint[], p_user_accounts bigint[], p_deltas bigint[])
  RETURNS void
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'

@@ -1,6 +1,6 @@
 -- A solution's status turned final (its verdict committed with it): wake the requests that
 -- wait for it (market migration 0018, market/verdict_waits.py). Delivered at commit.
-CREATE OR REPLACE FUNCTION public.market_solution_judged_notify()
+CREATE OR REPLACE FUNCTION engine.solution_judged_notify()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

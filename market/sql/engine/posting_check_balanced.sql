@@ -2,7 +2,7 @@
 -- (checked at commit, when all of its legs are written). One query per posting: as every
 -- leg of a transaction is in the transaction's currency, its sum is its sum per currency.
 -- Generic plan and no sequential scan (migration 0009).
-CREATE OR REPLACE FUNCTION public.market_posting_check_balanced()
+CREATE OR REPLACE FUNCTION engine.posting_check_balanced()
  RETURNS trigger
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'

@@ -2,7 +2,7 @@
 -- the WAL flush: when it waited for the book (more than 0.25 ms from the CALL's start to
 -- holding the lock, where an idle book takes tens of microseconds), others are likely
 -- queued behind it. Never with a synchronous standby (migration 0008's docstring says why).
-CREATE OR REPLACE FUNCTION public.market_book_was_busy(p_locked_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION engine.book_was_busy(p_locked_at timestamp with time zone)
  RETURNS boolean
  LANGUAGE sql
  STABLE

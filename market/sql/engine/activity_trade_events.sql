@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.activity_trade_events()
+CREATE OR REPLACE FUNCTION engine.activity_trade_events()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

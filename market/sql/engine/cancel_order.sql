@@ -1,7 +1,7 @@
 -- Cancel the owner's open order: release exactly a bid's remaining hold (then repay debt
 -- from it). Returns the order's row as it now is. (Body of migration 0005; settings of
 -- 0010 and 0013; refusals as SQLSTATEs of class FM with a JSON DETAIL, 0016.)
-CREATE OR REPLACE FUNCTION public.market_cancel_order(p_owner integer, p_order bigint, p_debt_currency text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone)
+CREATE OR REPLACE FUNCTION engine.cancel_order(p_owner integer, p_order bigint, p_debt_currency text, OUT o_problem_id bigint, OUT o_side text, OUT o_price bigint, OUT o_currency text, OUT o_quantity integer, OUT o_remaining integer, OUT o_solution_id bigint, OUT o_client_order_id text, OUT o_created_at timestamp with time zone, OUT o_closed_at timestamp with time zone)
  RETURNS record
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -27,7 +27,7 @@ DECLARE
     post_amounts bigint[] := '{}';
 BEGIN
     -- One statement finds the order's problem and locks it, bumping the book's sequence (as
-    -- in market_place_order): missing == not yours.
+    -- in engine.place_order): missing == not yours.
     UPDATE market_problem AS p SET book_sequence = p.book_sequence + 1
     WHERE p.id = (SELECT o.problem_id FROM market_order o
                   WHERE o.id = p_order AND o.owner_id = p_owner);
@@ -50,7 +50,7 @@ BEGIN
             k_kinds := k_kinds || 'debt'::text;
         END IF;
         SELECT l.ids, l.keys, l.balances INTO a_ids, a_keys, a_bal
-        FROM market_lock_user_accounts(v_order.currency, k_owners, k_kinds) AS l;
+        FROM engine.lock_user_accounts(v_order.currency, k_owners, k_kinds) AS l;
         i_avail := array_position(a_keys, p_owner || ':available');
         i_held := array_position(a_keys, p_owner || ':held');
         amount := v_order.price_minor * v_order.remaining;
@@ -80,7 +80,7 @@ BEGIN
                 a_delta[i_debt] := a_delta[i_debt] + debt;
             END IF;
         END IF;
-        PERFORM market_write_postings(v_order.currency, post_txns, post_accounts, post_amounts,
+        PERFORM engine.write_postings(v_order.currency, post_txns, post_accounts, post_amounts,
                                       a_ids, a_delta);
     END IF;
     UPDATE market_order AS o SET status = 'cancelled', closed_at = v_now WHERE o.id = p_order;

@@ -1,6 +1,6 @@
 -- The platform's fee account of a currency (a system account: never locked, never updated;
 -- its balance is the sum of its postings), made on first use.
-CREATE OR REPLACE FUNCTION public.market_fees_account(p_currency text)
+CREATE OR REPLACE FUNCTION engine.fees_account(p_currency text)
  RETURNS bigint
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.activity_fanout_notify()
+CREATE OR REPLACE FUNCTION engine.activity_fanout_notify()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

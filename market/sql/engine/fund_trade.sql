@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.payments_fund_trade()
+CREATE OR REPLACE FUNCTION engine.fund_trade()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'

@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.activity_bid_fanout()
+CREATE OR REPLACE FUNCTION engine.activity_bid_fanout()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
