@@ -23,15 +23,15 @@ import json
 import os
 import pathlib
 import pstats
-import subprocess
 import sys
 import time
-import urllib.parse
 import uuid
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.profiling import phase_times, production_django, purge_queues, solution_text  # noqa: E402
 
 PROBLEM_SLUG = "demo-factor-391"
 
@@ -48,31 +48,6 @@ PHASES: list[tuple[str, str, str]] = [
 ]
 
 
-def _phase_times(stats: pstats.Stats) -> dict[str, float]:
-    totals: dict[str, float] = {}
-    for label, fragment, name in PHASES:
-        for (filename, _line, function), row in stats.stats.items():  # type: ignore[attr-defined]
-            if function == name and filename.endswith(fragment):
-                totals[label] = totals.get(label, 0.0) + row[3]
-    return totals
-
-
-def _prepare_database(env: dict[str, str]) -> None:
-    for args in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run(  # noqa: S603 - our own command
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-
-
-def _solution_text(i: int) -> str:
-    a, b = ("17", "23") if i % 4 else ("1", "391")
-    return " " * (i % 64) + a + " " * (1 + i // 64) + b
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--verdicts", type=int, default=100, help="verdicts per way")
@@ -81,25 +56,11 @@ def main() -> None:
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
         parser.error("set DATABASE_URL and REDIS_URL (scripts/stack.py run var/test -- ...)")
 
-    from tests.production import stack as production
-
-    url = urllib.parse.urlsplit(os.environ["DATABASE_URL"])
-    database_url = urllib.parse.urlunsplit(url._replace(path=url.path + "_profile_judge"))
-    production._recreate_database(database_url)
-    env = production.production_env(
-        port=8000, database_url=database_url, static_root=ROOT / "var/bench/profile_static"
-    )
     report: dict[str, Any] = {
         "verdicts": args.verdicts,
         "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
     }
-    try:
-        _prepare_database(env)
-        os.environ.clear()
-        os.environ.update(env)
-        import django
-
-        django.setup()
+    with production_django("profile_judge"):
         from django.db import close_old_connections, connection
 
         from judge.python.runner import default_judge
@@ -115,7 +76,7 @@ def main() -> None:
         def solution_ids(count: int) -> list[int]:
             return [
                 submit_solution(
-                    solver=solver, verifier=verifier, text=_solution_text(next(counter))
+                    solver=solver, verifier=verifier, text=solution_text(next(counter))
                 ).pk
                 for _ in range(count)
             ]
@@ -157,7 +118,7 @@ def main() -> None:
                 "statements_per_verdict": round(len(statements) / args.verdicts, 2),
                 "profiled_ms_per_verdict_by_phase": {
                     label: round(seconds * 1000 / args.verdicts, 3)
-                    for label, seconds in _phase_times(stats).items()
+                    for label, seconds in phase_times(stats, PHASES).items()
                 },
             }
             if args.top:
@@ -166,9 +127,7 @@ def main() -> None:
                 report[name]["top"] = out.getvalue().splitlines()
         connection.close()
         default_judge().close()
-        production._purge_queues()  # the submissions' messages: no worker took them
-    finally:
-        production._drop_database(database_url)
+        purge_queues()  # the submissions' messages: no worker took them
     report["machine"]["load_avg_1m_at_end"] = round(os.getloadavg()[0], 2)
     print(json.dumps(report, indent=2))
 

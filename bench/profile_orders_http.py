@@ -21,15 +21,20 @@ import json
 import os
 import pathlib
 import pstats
-import subprocess
 import sys
 import time
-import urllib.parse
 import uuid
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.profiling import (  # noqa: E402 - after the path is set
+    call,
+    phase_times,
+    production_django,
+    self_time_by_package,
+)
 
 PROBLEM_SLUG = "demo-factor-391"
 PRICE_MINOR = 7  # every bid rests (as in bench/orders_http.py)
@@ -86,93 +91,6 @@ PHASES: list[tuple[str, str, str]] = [
 ]
 
 
-def _prepare_database(env: dict[str, str]) -> None:
-    for args in (["migrate", "--noinput", "-v0"], ["load_demo"]):
-        subprocess.run(  # noqa: S603 - our own command
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-
-
-def _environ(method: str, path: str, body: bytes, headers: dict[str, str]) -> dict[str, Any]:
-    environ = {
-        "REQUEST_METHOD": method,
-        "PATH_INFO": path,
-        "QUERY_STRING": "",
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1",
-        "HTTP_HOST": "127.0.0.1",
-        "HTTP_X_FORWARDED_PROTO": "https",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(body)),
-        "wsgi.input": io.BytesIO(body),
-        "wsgi.url_scheme": "http",
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": False,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-        "wsgi.version": (1, 0),
-    }
-    for name, value in headers.items():
-        environ["HTTP_" + name.upper().replace("-", "_")] = value
-    return environ
-
-
-def _call(
-    app: Any, method: str, path: str, payload: Any, headers: dict[str, str]
-) -> tuple[int, bytes]:
-    body = json.dumps(payload).encode()
-    status: list[str] = []
-
-    def start_response(line: str, _headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-        status.append(line)
-
-    chunks = app(_environ(method, path, body, headers), start_response)
-    try:
-        content = b"".join(chunks)
-    finally:
-        if hasattr(chunks, "close"):
-            chunks.close()  # request_finished: what gunicorn does after each answer
-    return int(status[0].split()[0]), content
-
-
-def _phase_times(stats: pstats.Stats) -> dict[str, float]:
-    totals: dict[str, float] = {}
-    table = stats.stats  # type: ignore[attr-defined]
-    for label, fragment, name in PHASES:
-        self_only = name.endswith(":self")
-        name = name.removesuffix(":self")
-        for (filename, _line, function), (_cc, _nc, tottime, cumtime, _callers) in table.items():
-            if function == name and filename.endswith(fragment):
-                totals[label] = totals.get(label, 0.0) + (tottime if self_only else cumtime)
-    return totals
-
-
-def _self_time_by_package(stats: pstats.Stats) -> dict[str, float]:
-    """Own time (tottime) per package: where the CPU goes, and how long we wait on sockets."""
-    totals: dict[str, float] = {}
-    for (filename, _line, function), (_cc, _nc, tottime, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
-        if function in ("wait", "_wait") and filename.endswith("psycopg/connection.py"):
-            group = "waiting on PostgreSQL (psycopg wait)"
-        elif "site-packages/" in filename:
-            group = filename.split("site-packages/")[1].split("/")[0]
-            if group == "django":
-                group = "django/" + filename.split("site-packages/django/")[1].split("/")[0]
-        elif filename.startswith(str(ROOT)):
-            group = "ours: " + filename[len(str(ROOT)) + 1 :].split("/")[0]
-        else:
-            group = "stdlib/builtins: " + (
-                function if filename == "~" else pathlib.Path(filename).name
-            )
-        totals[group] = totals.get(group, 0.0) + tottime
-    return totals
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", type=int, default=300, help="placements (each with its cancel)")
@@ -182,23 +100,11 @@ def main() -> None:
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
         parser.error("set DATABASE_URL and REDIS_URL (scripts/stack.py run var/test -- ...)")
 
-    from tests.production import stack as production
-
-    url = urllib.parse.urlsplit(os.environ["DATABASE_URL"])
-    database_url = urllib.parse.urlunsplit(url._replace(path=url.path + "_profile"))
-    production._recreate_database(database_url)
-    env = production.production_env(
-        port=8000, database_url=database_url, static_root=ROOT / "var/bench/profile_static"
-    )
-    env["DJANGO_CSRF_TRUSTED_ORIGINS"] = "https://127.0.0.1"
-    env["API_THROTTLE_WRITE"] = "1000000/min"  # as bench/orders_http.py
-    try:
-        _prepare_database(env)
-        os.environ.clear()
-        os.environ.update(env)
-        import django
-
-        django.setup()
+    extra_env = {
+        "DJANGO_CSRF_TRUSTED_ORIGINS": "https://127.0.0.1",
+        "API_THROTTLE_WRITE": "1000000/min",  # as bench/orders_http.py
+    }
+    with production_django("profile", extra_env=extra_env, keep=args.keep_database):
         from config.wsgi import application
         from market.api.tokens import create_api_token
         from market.models import Problem
@@ -218,11 +124,11 @@ def main() -> None:
 
         def pair() -> None:
             headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
-            code, body = _call(application, "POST", "/api/v1/orders/", order, headers)
+            code, body = call(application, "POST", "/api/v1/orders/", order, headers)
             assert code == 201, (code, body)
             order_id = json.loads(body)["id"]
             headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
-            code, body = _call(
+            code, body = call(
                 application, "POST", f"/api/v1/orders/{order_id}/cancel/", {}, headers
             )
             assert code == 200, (code, body)
@@ -251,13 +157,10 @@ def main() -> None:
             pair()
         profiler.disable()
         profiled_s = time.perf_counter() - started
-    finally:
-        if not args.keep_database:
-            production._drop_database(database_url)
     stats = pstats.Stats(profiler)
     per_pair_ms = {
         label: round(seconds * 1000 / args.ops, 3)
-        for label, seconds in sorted(_phase_times(stats).items(), key=lambda item: -item[1])
+        for label, seconds in sorted(phase_times(stats, PHASES).items(), key=lambda item: -item[1])
     }
     report: dict[str, Any] = {
         "ops": args.ops,
@@ -270,7 +173,7 @@ def main() -> None:
         "pair_ms_profiled": round(profiled_s * 1000 / args.ops, 3),
         "profiled_ms_per_pair_by_phase": per_pair_ms,
     }
-    by_package = sorted(_self_time_by_package(stats).items(), key=lambda item: -item[1])
+    by_package = sorted(self_time_by_package(stats).items(), key=lambda item: -item[1])
     report["profiled_self_ms_per_pair_by_package"] = {
         group: round(seconds * 1000 / args.ops, 3) for group, seconds in by_package[:25]
     }

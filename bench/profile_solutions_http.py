@@ -25,18 +25,20 @@ import pathlib
 import pstats
 import sys
 import time
-import urllib.parse
 import uuid
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.profile_orders_http import (  # noqa: E402 - after the path is set
-    _call,
-    _phase_times,
-    _prepare_database,
-    _self_time_by_package,
+from bench.profile_orders_http import PHASES  # noqa: E402 - after the path is set
+from bench.profiling import (  # noqa: E402
+    call,
+    phase_times,
+    production_django,
+    purge_queues,
+    self_time_by_package,
+    solution_text,
 )
 
 PROBLEM_SLUG = "demo-factor-391"
@@ -52,11 +54,6 @@ SOLUTION_PHASES: list[tuple[str, str, str]] = [
 ]
 
 
-def _solution_text(i: int) -> str:
-    a, b = ("17", "23") if i % 4 else ("1", "391")
-    return " " * (i % 64) + a + " " * (1 + i // 64) + b
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--verdicts", type=int, default=300, help="submission+read pairs")
@@ -65,23 +62,8 @@ def main() -> None:
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
         parser.error("set DATABASE_URL and REDIS_URL (scripts/stack.py run var/test -- ...)")
 
-    from tests.production import stack as production
-
-    url = urllib.parse.urlsplit(os.environ["DATABASE_URL"])
-    database_url = urllib.parse.urlunsplit(url._replace(path=url.path + "_profile_solutions"))
-    production._recreate_database(database_url)
-    env = production.production_env(
-        port=8000, database_url=database_url, static_root=ROOT / "var/bench/profile_static"
-    )
-    env["API_THROTTLE_WRITE"] = "1000000/min"
-    env["API_THROTTLE_READ"] = "1000000/min"
-    try:
-        _prepare_database(env)
-        os.environ.clear()
-        os.environ.update(env)
-        import django
-
-        django.setup()
+    extra_env = {"API_THROTTLE_WRITE": "1000000/min", "API_THROTTLE_READ": "1000000/min"}
+    with production_django("profile_solutions", extra_env=extra_env):
         from django.db import connection
 
         from config.wsgi import application
@@ -101,9 +83,9 @@ def main() -> None:
         outside = {"cpu_s": 0.0, "recording": False}
 
         def pair(*, profiled: bool = False) -> None:
-            body = {"verifier": verifier_id, "text": _solution_text(next(counter))}
+            body = {"verifier": verifier_id, "text": solution_text(next(counter))}
             headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
-            code, content = _call(application, "POST", "/api/v1/solutions/", body, headers)
+            code, content = call(application, "POST", "/api/v1/solutions/", body, headers)
             assert code == 202, (code, content)
             solution_id = json.loads(content)["id"]
             if profiled:
@@ -115,7 +97,7 @@ def main() -> None:
             if profiled:
                 profiler.enable()
             path = f"/api/v1/solutions/{solution_id}/"
-            code, content = _call(application, "GET", path, None, {**auth})
+            code, content = call(application, "GET", path, None, {**auth})
             assert code == 200 and json.loads(content)["status"] == "accepted", (code, content)
 
         for _ in range(20):  # warm: imports, connections, prepared caches
@@ -142,16 +124,14 @@ def main() -> None:
         profiler.disable()
         profiled_s = time.perf_counter() - started
         connection.close()
-        production._purge_queues()  # the submissions' task messages: no worker takes them
-    finally:
-        production._drop_database(database_url)
+        purge_queues()  # the submissions' task messages: no worker takes them
     stats = pstats.Stats(profiler)
-    phases = _phase_times(stats)
+    phases = phase_times(stats, PHASES)
     for label, fragment, name in SOLUTION_PHASES:
         for (filename, _line, function), row in stats.stats.items():  # type: ignore[attr-defined]
             if function == name and filename.endswith(fragment):
                 phases[label] = phases.get(label, 0.0) + row[3]
-    by_package = sorted(_self_time_by_package(stats).items(), key=lambda item: -item[1])
+    by_package = sorted(self_time_by_package(stats).items(), key=lambda item: -item[1])
     report: dict[str, Any] = {
         "verdicts": args.verdicts,
         "machine": {"cpus": os.cpu_count(), "load_avg_1m": round(os.getloadavg()[0], 2)},
