@@ -31,6 +31,18 @@ def pytest_configure(config: pytest.Config) -> None:
     fast_flush.install()
 
 
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory: pytest.TempPathFactory):
+    """One ``collectstatic`` with DEBUG off (20 CPU-seconds: brotli at quality 11) for the
+    tests that read its output: the production-shaped stack serves it, the static-variants
+    test decodes it. Started in the background; ``.wait()`` gives its folder."""
+    from tests.production.stack import CollectedStatic
+
+    collecting = CollectedStatic(tmp_path_factory.mktemp("collectstatic"))
+    yield collecting
+    collecting.stop()  # a no-op once it has finished
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """PBKDF2 at full strength costs ~0.3 s per user; tests are not about hashing."""
