@@ -9,7 +9,6 @@ import sys
 import urllib.error
 import urllib.request
 
-import anyio
 import httpx2
 import pytest
 from mcp.client.session import ClientSession
@@ -17,6 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from market.api.tokens import create_api_token
 from market.services.accounts import grant_demo_credits
+from tests.clients.test_mcp_server import run_loop
 from tests.factories import UserFactory
 from tests.waiting import wait_until
 
@@ -94,5 +94,5 @@ def test_the_http_transport_needs_a_valid_token_and_acts_as_its_caller(mcp_http)
         [row] = [r for r in rows if r["currency"] == "DEMO"]
         return row["available"]["minor"]
 
-    assert demo(anyio.run(balances_of, mcp_http, alice_key)) == 12_345
-    assert demo(anyio.run(balances_of, mcp_http, bob_key)) == 500
+    assert demo(run_loop(balances_of, mcp_http, alice_key)) == 12_345
+    assert demo(run_loop(balances_of, mcp_http, bob_key)) == 500

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import anyio
@@ -57,8 +58,18 @@ async def _session_run(url: str, token: str, script) -> Any:
             return await script(session)
 
 
+def run_loop(func: Any, *args: Any) -> Any:
+    """``anyio.run`` in a thread of its own. The browser tests' sync Playwright keeps an
+    asyncio loop running in the main thread for the rest of the session, and anyio refuses to
+    start a second one there: run in the main thread, these tests failed whenever a browser
+    test had run first (``pytest tests/e2e tests/clients``). The coroutines only talk to the
+    servers; the ORM stays in the test's thread."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, func, *args).result()
+
+
 def run(url: str, token: str, script) -> Any:
-    return anyio.run(_session_run, url, token, script)
+    return run_loop(_session_run, url, token, script)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 
 from tests.e2e.conftest import Shots
-from tests.production.stack import Stack, http_get, production_stack
+from tests.production.stack import CollectedStatic, Stack, http_get, production_stack
 
 pytestmark = pytest.mark.e2e
 
@@ -35,8 +35,8 @@ LEAN_ANSWER = "import Verifier\n\ntheorem answer : Spec := by decide\n"
 
 
 @pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
-    with production_stack(ARTIFACTS / "stack") as running:
+def stack(collected_static: CollectedStatic) -> Iterator[Stack]:
+    with production_stack(ARTIFACTS / "stack", static=collected_static) as running:
         yield running
 
 

@@ -4,6 +4,11 @@ The engine's query (market.services.orders.crossing_orders, limited to one scan 
 explained on a table with 40 000 orders over several problems, most of them closed, after
 ANALYZE. The plan must read ``order_book_asks`` / ``order_book_bids`` and must not sort the
 book or scan the table. Run with ``-s`` to print the plans (docs/market.md quotes them).
+
+The book is built once for the module, inside a transaction that is never committed (as
+Django's ``TestCase.setUpTestData``): each test runs in a savepoint of it, rolled back at its
+end, so every test starts from the same book, and at the end of the module the whole
+transaction (rows and the ANALYZE's statistics) is rolled back; autovacuum never sees a row.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test import override_settings
 
 from market.models import Order, OrderSide
 from market.services.orders import _SCAN_CHUNK, crossing_orders
@@ -23,10 +29,32 @@ pytestmark = pytest.mark.django_db
 
 PER_PROBLEM = 8_000
 PROBLEMS = 5
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture
-def big_book():
+@pytest.fixture(scope="module")
+def big_book(django_db_setup, django_db_blocker):
+    """The book of every test here, in the module's uncommitted transaction."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            # The autouse settings fixtures are per test; the users made here are hashed
+            # as theirs are (tests are not about PBKDF2).
+            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+                markets = _build_big_book()
+        except BaseException as error:
+            outer.__exit__(type(error), error, error.__traceback__)  # rolls back
+            raise
+    try:
+        yield markets
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def _build_big_book() -> list[Market]:
     markets = [Market() for _ in range(PROBLEMS)]
     with connection.cursor() as cursor:
         for market in markets:
@@ -72,6 +100,11 @@ def big_book():
                     "count": PER_PROBLEM,
                 },
             )
+        # The deferred foreign-key checks of these rows run here, once, as at a commit;
+        # left pending, every test's closing constraint check (Django's TestCase) would run
+        # all of them again (1-2 s each).
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
         cursor.execute("ANALYZE market_order")
     assert Order.objects.count() == PROBLEMS * PER_PROBLEM
     return markets

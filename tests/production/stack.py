@@ -109,6 +109,33 @@ def production_env(*, port: int, database_url: str, static_root: Path) -> dict[s
     return env
 
 
+class CollectedStatic:
+    """``collectstatic`` with DEBUG off (the image's build step) into ``folder``, started in
+    the background at once; :meth:`wait` returns the folder once it has finished."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder / "static"
+        self.log = folder / "collectstatic.log"
+        env = {
+            **os.environ,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "collectstatic-signs-nothing",
+            "DJANGO_STATIC_ROOT": str(self.folder),
+        }
+        self.process = _run_checked(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], env, self.log
+        )
+
+    def wait(self) -> Path:
+        code = self.process.wait(timeout=START_TIMEOUT_S)
+        assert code == 0, f"collectstatic failed ({code}):\n{self.log.read_text()[-4000:]}"
+        return self.folder
+
+    def stop(self) -> None:
+        _stop({"collectstatic": self.process})
+
+
 def _run_checked(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     handle = log.open("wb")
     return subprocess.Popen(  # noqa: S603 - our own commands
@@ -180,19 +207,27 @@ def _stop(processes: dict[str, subprocess.Popen[bytes]]) -> None:
 
 @contextlib.contextmanager
 def production_stack(
-    folder: Path, *, judge_processes: int = 1, web_workers: int = 2, web_threads: int = 1
+    folder: Path,
+    *,
+    judge_processes: int = 1,
+    web_workers: int = 2,
+    web_threads: int = 1,
+    static: CollectedStatic | None = None,
 ) -> Iterator[Stack]:
     """Prepare (collectstatic, migrate, load_demo), start every role, yield, stop them all.
 
     ``judge_processes`` is the concurrency of the Python judge worker (compose runs one);
     ``web_workers`` and ``web_threads`` are gunicorn's ``--workers`` and ``--threads``
     (threads above 1 select the gthread worker; docs/production.md, *Web workers*).
+    ``static``: a collectstatic already started (the test suite runs one for every test that
+    reads its output); without it the stack runs its own beside ``migrate``.
     """
     folder.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     database_url = _stack_database_url()
     _recreate_database(database_url)
-    env = production_env(port=port, database_url=database_url, static_root=folder / "static")
+    static_root = static.folder if static is not None else folder / "static"
+    env = production_env(port=port, database_url=database_url, static_root=static_root)
     stack = Stack(base_url=f"http://127.0.0.1:{port}", env=env, folder=folder)
     python = sys.executable
     celery = str(VENV_BIN / "celery")
@@ -201,16 +236,19 @@ def production_stack(
     try:
         # The image's build step and the web service's start-up command, as in compose.
         preparing = one_shot = {
-            "collectstatic": _run_checked(
-                [python, "manage.py", "collectstatic", "--noinput", "-v0"],
-                env,
-                folder / "collectstatic.log",
-            ),
             "migrate": _run_checked(
                 [python, "manage.py", "migrate", "--noinput", "-v0"], env, folder / "migrate.log"
             ),
         }
+        if static is None:
+            preparing["collectstatic"] = _run_checked(
+                [python, "manage.py", "collectstatic", "--noinput", "-v0"],
+                env,
+                folder / "collectstatic.log",
+            )
         _wait_all(preparing, folder)
+        if static is not None:
+            static.wait()
         _purge_queues()
         # The roles start while the demo problems load (the browser needs them, the roles
         # do not), as compose starts the workers beside web's start-up command.

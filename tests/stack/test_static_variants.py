@@ -1,34 +1,20 @@
 """collectstatic with DEBUG off writes the brotli and gzip variants docs/production.md promises
 (WhiteNoise writes .br only when the `brotli` package is installed), and WhiteNoise serves
-the .br file to a browser that accepts it."""
+the .br file to a browser that accepts it.
+
+The collectstatic is the suite's one (``collected_static``, tests/conftest.py), which the
+production-shaped stack serves too."""
 
 from __future__ import annotations
 
 import gzip
-import os
-import subprocess
-import sys
 
 import brotli
-from django.conf import settings
-
-ROOT = settings.BASE_DIR
 
 
-def test_collectstatic_writes_brotli_and_gzip_variants_that_decode_to_the_file(tmp_path):
-    env = {
-        **os.environ,
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "collectstatic-signs-nothing",
-        "DJANGO_STATIC_ROOT": str(tmp_path),
-    }
-    subprocess.run(  # noqa: S603 - manage.py of this checkout
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    hashed = [p for p in tmp_path.rglob("*.css") if p.stem.count(".") >= 1]
+def test_collectstatic_writes_brotli_and_gzip_variants_that_decode_to_the_file(collected_static):
+    static_root = collected_static.wait()
+    hashed = [p for p in static_root.rglob("*.css") if p.stem.count(".") >= 1]
     assert hashed, "no hashed stylesheet was collected"
     for css in hashed:
         original = css.read_bytes()
