@@ -184,19 +184,18 @@ def compile_bytecode() -> int:
 
 
 def _bytecode_matches(source: pathlib.Path, target: pathlib.Path) -> bool:
-    """What the loader checks before it uses a timestamp ``.pyc``: magic, flags, the source's
-    mtime and size (a copied tree can hold a newer .pyc of another mtime: it would be refused)."""
+    """Whether ``target`` is the hash-checked ``.pyc`` of ``source`` as it is now: magic, the
+    checked-hash flags and the source's hash, what the loader inside the sandbox checks too."""
     try:
         with target.open("rb") as handle:
             header = handle.read(16)
-        stat = source.stat()
+        data = source.read_bytes()
     except OSError:
         return False
     return header == (
         importlib.util.MAGIC_NUMBER
-        + (0).to_bytes(4, "little")
-        + (int(stat.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
-        + (stat.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+        + (0b11).to_bytes(4, "little")  # hash-based, checked against the source
+        + importlib.util.source_hash(data)
     )
 
 
@@ -205,7 +204,12 @@ def _harness_bytecode() -> list[Bind]:
     sandbox's import system looks for it (``/judge/__pycache__/``); without them every zygote
     compiled ~2,800 lines of harness at its start (~15 ms of CPU). Written here unless it is
     what the loader would use; a module whose bytecode cannot be written is compiled at each
-    start, as before."""
+    start, as before.
+
+    Hash-checked, not timestamp-checked: these modules are the run-time rule itself, and a
+    timestamp ``.pyc`` is trusted when a source rewritten within the same second keeps its
+    size (a deploy); the sandbox's loader hashes each source (~2,800 lines: microseconds) and
+    compiles it afresh when the hash differs."""
     binds: list[Bind] = []
     sandbox_dir = pathlib.PurePosixPath(SANDBOX_HARNESS).parent
     for source in (*(HARNESS_SOURCE.with_name(name) for name in HARNESS_MODULES), IMPORTS_SOURCE):
@@ -218,7 +222,7 @@ def _harness_bytecode() -> list[Bind]:
                     cfile=str(target),
                     doraise=True,
                     optimize=0,
-                    invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP,
+                    invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
                 )
         except (OSError, py_compile.PyCompileError) as exc:
             logger.warning("cannot write the bytecode of %s (%s)", source.name, exc)

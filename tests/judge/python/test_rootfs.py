@@ -85,12 +85,10 @@ def test_the_harness_modules_bytecode_is_bound_fresh_beside_them() -> None:
     for name in (*HARNESS_MODULES, "imports.py"):
         source = by_dest[f"/judge/{name}"]
         data = pathlib.Path(by_dest[_pyc(f"/judge/{name}")]).read_bytes()
-        stat = os.stat(source)
         # The loader's own check inside the sandbox: a stale .pyc would be compiled again.
         assert data[:4] == importlib.util.MAGIC_NUMBER
-        assert int.from_bytes(data[4:8], "little") == 0  # timestamp-checked
-        assert int.from_bytes(data[8:12], "little") == int(stat.st_mtime) & 0xFFFFFFFF
-        assert int.from_bytes(data[12:16], "little") == stat.st_size & 0xFFFFFFFF
+        assert int.from_bytes(data[4:8], "little") == 0b11  # hash-based, checked
+        assert data[8:16] == importlib.util.source_hash(pathlib.Path(source).read_bytes())
 
 
 def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
@@ -129,12 +127,13 @@ def test_bwrap_command_line_has_every_namespace_and_no_writable_mount() -> None:
     assert environment == bwrap.SANDBOX_ENV
 
 
-def test_a_harness_bytecode_of_another_source_mtime_is_written_again(
+def test_a_harness_bytecode_of_another_source_is_written_again(
     tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     harness_dir = pathlib.Path(judge.python.__file__).resolve().parent
     source = tmp_path / "harness_pages.py"
-    source.write_bytes((harness_dir / "harness_pages.py").read_bytes())
+    original = (harness_dir / "harness_pages.py").read_bytes()
+    source.write_bytes(original)
     imports = tmp_path / "imports.py"
     imports.write_bytes((harness_dir / "imports.py").read_bytes())
     monkeypatch.setattr(rootfs, "HARNESS_SOURCE", tmp_path / "harness.py")
@@ -142,9 +141,14 @@ def test_a_harness_bytecode_of_another_source_mtime_is_written_again(
     monkeypatch.setattr(rootfs, "HARNESS_MODULES", ("harness_pages.py",))
     rootfs._harness_bytecode()
     pyc = pathlib.Path(_pyc(str(source)))
-    # A copied tree: the .pyc is newer than its source, but of another source mtime.
-    os.utime(source, (1_000_000_000, 1_000_000_000))
-    os.utime(pyc, (2_000_000_000, 2_000_000_000))
+    stat = source.stat()
+    # A deploy that rewrites the source within the same second, keeping its size and mtime:
+    # a timestamp .pyc would still be trusted, the hash is not.
+    at = original.index(b'"""') + 3  # a letter of the module's docstring
+    edited = original[:at] + (b"X" if original[at : at + 1] != b"X" else b"Y") + original[at + 1 :]
+    source.write_bytes(edited)
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert (source.stat().st_size, source.stat().st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
     assert not rootfs._bytecode_matches(source, pyc)
 
     binds = rootfs._harness_bytecode()
