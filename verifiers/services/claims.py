@@ -69,7 +69,16 @@ def claim_row(
     if related is not None:
         foreign_key = meta.get_field(related)
         other_model = foreign_key.related_model
-        assert isinstance(foreign_key, models.ForeignKey) and other_model is not None
+        # An inner join on the other table's primary key: a NULL key would claim the row (a
+        # data-modifying CTE always runs) and return nothing, leaving it RUNNING until its
+        # lease ran out; a key to another column would join the wrong row.
+        if (
+            not isinstance(foreign_key, models.ForeignKey)
+            or foreign_key.null
+            or not other_model
+            or not foreign_key.target_field.primary_key
+        ):
+            raise TypeError(f"claim_row(related={related!r}): a NOT NULL key to a primary key")
         other_fields = list(other_model._meta.concrete_fields)  # type: ignore[union-attr]
         selected += ", " + column_list(other_fields, "other")
         join = (

@@ -1,4 +1,4 @@
-"""REVIEW (branch ``review``, issue 29): the verdict path's raw statements against the ORM.
+"""Issue 29 (found sound by a review): the verdict path's raw statements against the ORM.
 
 The claim (``claim_row``: one ``UPDATE ... RETURNING`` joined to the verifier version) and the
 verdict's status change (``_mark_judged``: one ``UPDATE ... RETURNING`` joined to the problem)
@@ -24,11 +24,12 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from judge.verdict import Outcome, Reason, Verdict
-from market.models import Solution, SolutionStatus, VerdictRecord
+from market.models import Order, Solution, SolutionStatus, VerdictRecord
 from market.services.solutions import claim_solution, record_verdict
 from tests.factories import SolutionFactory
 from tests.waiting import wait_until
 from verifiers.models import VerifierVersion
+from verifiers.services.claims import claim_row
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -153,3 +154,18 @@ def test_two_recorders_meeting_on_the_row_lock_write_one_verdict():
     results = _race(solution.pk, lambda: record_verdict(solution_id=solution.pk, verdict=REJECTED))
     assert [r.status for r in results] == ["rejected", "rejected"]
     assert VerdictRecord.objects.filter(solution_id=solution.pk).count() == 1
+
+
+def test_a_claim_refuses_to_join_a_nullable_key_before_it_claims_anything():
+    # Order.solution may be NULL: the inner join would claim the row and return nothing.
+    with CaptureQueriesContext(connection) as captured, pytest.raises(TypeError):
+        claim_row(
+            model=Order,
+            pk=1,
+            token="t",
+            lease=timedelta(seconds=1),
+            pending="open",
+            running="running",
+            related="solution",
+        )
+    assert captured.captured_queries == []

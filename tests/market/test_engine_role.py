@@ -1,4 +1,4 @@
-"""REVIEW (branch ``review``, issue 29): the engine's schema seen from a second role.
+"""Issue 29 (found sound by a review): the engine's schema seen from a second role.
 
 docs/market.md ("Engine SQL hardening") says a runtime role other than the migrating one
 needs USAGE on ``engine`` and EXECUTE on its routines to call the engine, and that the
