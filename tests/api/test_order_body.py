@@ -12,7 +12,7 @@ import pytest
 from rest_framework import serializers
 
 from market import selectors
-from market.api.serializers.market import OrderSerializer
+from market.api.serializers.trading import OrderSerializer
 from market.models import Order, OrderStatus
 from market.money import Money
 from market.services.orders import cancel_order, place_bid
