@@ -41,6 +41,27 @@ def instance_from_row(
     return model.from_db(connection.alias, [field.attname for field in fields], converted)
 
 
+def instance_with_related(
+    model: type[M],
+    fields: Sequence[models.Field[Any, Any]],
+    row: Sequence[Any],
+    related: str,
+    related_fields: Sequence[models.Field[Any, Any]],
+) -> M:
+    """``model`` from the first values of ``row`` (``fields``), with the next ones
+    (``related_fields``) as the row of its foreign key ``related``, cached on it: reading
+    ``instance.<related>`` asks the database nothing."""
+    instance = instance_from_row(model, fields, row[: len(fields)])
+    key = model._meta.get_field(related)
+    other = instance_from_row(
+        key.related_model,  # type: ignore[arg-type]
+        related_fields,
+        row[len(fields) : len(fields) + len(related_fields)],
+    )
+    key.set_cached_value(instance, other)  # type: ignore[union-attr]
+    return instance
+
+
 def insert_values(instance: models.Model) -> tuple[str, str, list[Any]]:
     """``(columns, placeholders, values)`` of an INSERT of the unsaved ``instance``, as the
     ORM's own insert would write them (``auto_now_add`` set, values prepared for the

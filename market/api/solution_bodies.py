@@ -12,14 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from rest_framework import serializers
 from rest_framework.request import Request
 
+from market.api.serializers.fields import datetime_text
 from market.api.serializers.market import verdict_data
 from market.models import Solution
-
-# The serializer's own field, so that a datetime renders exactly as the schema's shape does.
-_DATETIME = serializers.DateTimeField()
 
 
 def solution_body(solution: Solution, *, request: Request) -> dict[str, Any]:
@@ -41,10 +38,8 @@ def solution_body(solution: Solution, *, request: Request) -> dict[str, Any]:
         "pending_reason": solution.pending_reason,
         "sha256": solution.sha256,
         "size_bytes": solution.size_bytes,
-        "created_at": _DATETIME.to_representation(solution.created_at),
-        "judged_at": _DATETIME.to_representation(solution.judged_at)
-        if solution.judged_at is not None
-        else None,
+        "created_at": datetime_text(solution.created_at),
+        "judged_at": datetime_text(solution.judged_at),
         "verdict": verdict_data(solution),
         "is_mine": solution.solver_id == request.user.pk,
         "text": solution.text,

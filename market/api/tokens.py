@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -14,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from domain.rows import column_list, instance_from_row
+from domain.rows import column_list, instance_with_related
 from market.api.models import ApiToken
 from market.exceptions import NotFound, UserError
 from market.services.accounts import lock_user_row
@@ -45,32 +46,30 @@ def _active_token_with_user(*, prefix: str) -> ApiToken | None:
     query for each (about half a millisecond of the request's ~4 ms of web CPU, issue 29);
     this is its SQL, built once from the models, and its row becomes the same two instances.
     """
-    global _TOKEN_SQL
-    user_key = ApiToken._meta.get_field("user")
-    user_model: Any = user_key.related_model
-    token_fields = list(ApiToken._meta.concrete_fields)
-    user_fields = list(user_model._meta.concrete_fields)
-    if _TOKEN_SQL is None:
-        quote = connection.ops.quote_name
-        _TOKEN_SQL = (
-            f"SELECT {column_list(token_fields, 't')}, {column_list(user_fields, 'u')}"  # noqa: S608 - names from the models
-            f" FROM {quote(ApiToken._meta.db_table)} t"
-            f" JOIN {quote(user_model._meta.db_table)} u"
-            f" ON u.{quote(user_model._meta.pk.column)} = t.{quote(user_key.column)}"  # type: ignore[union-attr]
-            " WHERE t.prefix = %s AND t.revoked_at IS NULL ORDER BY t.id LIMIT 1"
-        )
+    sql, token_fields, user_fields = _token_query()
     with connection.cursor() as cursor:
-        cursor.execute(_TOKEN_SQL, [prefix])
+        cursor.execute(sql, [prefix])
         row = cursor.fetchone()
     if row is None:
         return None
-    token = instance_from_row(ApiToken, token_fields, row[: len(token_fields)])
-    user = instance_from_row(user_model, user_fields, row[len(token_fields) :])
-    user_key.set_cached_value(token, user)  # type: ignore[union-attr]
-    return token
+    return instance_with_related(ApiToken, token_fields, row, "user", user_fields)
 
 
-_TOKEN_SQL: str | None = None
+@functools.cache
+def _token_query() -> tuple[str, list[Any], list[Any]]:
+    """The token lookup's SQL and the fields of its two halves (built once per process)."""
+    user_key: Any = ApiToken._meta.get_field("user")
+    user_meta = user_key.related_model._meta
+    token_fields = list(ApiToken._meta.concrete_fields)
+    user_fields = list(user_meta.concrete_fields)
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {column_list(token_fields, 't')}, {column_list(user_fields, 'u')}"  # noqa: S608 - names from the models
+        f" FROM {quote(ApiToken._meta.db_table)} t JOIN {quote(user_meta.db_table)} u"
+        f" ON u.{quote(user_meta.pk.column)} = t.{quote(user_key.column)}"
+        " WHERE t.prefix = %s AND t.revoked_at IS NULL ORDER BY t.id LIMIT 1"
+    )
+    return sql, token_fields, user_fields
 
 
 def create_api_token(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:

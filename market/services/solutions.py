@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
-from domain.rows import column_list, insert_values, instance_from_row, mark_inserted
+from domain.rows import column_list, insert_values, instance_with_related, mark_inserted
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import Problem, ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -311,7 +311,5 @@ def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | No
         row = cursor.fetchone()
     if row is None:
         return None
-    solution = instance_from_row(Solution, fields, row[: len(fields)])
-    problem = instance_from_row(Problem, problem_fields, row[len(fields) : -1])
-    Solution._meta.get_field("problem").set_cached_value(solution, problem)  # type: ignore[union-attr]
+    solution = instance_with_related(Solution, fields, row, "problem", problem_fields)
     return solution, bool(row[-1])

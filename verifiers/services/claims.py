@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
-from domain.rows import column_list, instance_from_row
+from domain.rows import column_list, instance_from_row, instance_with_related
 
 logger = logging.getLogger(__name__)
 
@@ -109,15 +109,9 @@ def claim_row(
         row = cursor.fetchone()
     if row is None:
         return None
-    instance = instance_from_row(model, fields, row[: len(fields)])
-    if related is not None:
-        other = instance_from_row(
-            meta.get_field(related).related_model,  # type: ignore[arg-type]
-            other_fields,
-            row[len(fields) :],
-        )
-        meta.get_field(related).set_cached_value(instance, other)  # type: ignore[union-attr]
-    return instance
+    if related is None:
+        return instance_from_row(model, fields, row)
+    return instance_with_related(model, fields, row, related, other_fields)
 
 
 def renew_claim(

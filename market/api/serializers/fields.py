@@ -14,6 +14,16 @@ MAX_ID = 2**63 - 1
 MAX_SAMPLE_COUNT = MAX_SAMPLES  # defined once, in judge.budgets
 
 
+# An unbound field renders a datetime as every DateTimeField of the API does (ISO 8601, UTC as
+# "Z", None as None): the bodies built by hand (OrderSerializer.to_representation,
+# market/api/solution_bodies.py) use it so that they cannot drift from the schema's shape.
+_DATETIME = serializers.DateTimeField()
+
+
+def datetime_text(value: Any) -> str | None:
+    return _DATETIME.to_representation(value)  # type: ignore[no-any-return]
+
+
 def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 

@@ -10,15 +10,13 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from market.api.serializers.fields import datetime_text
 from market.models import (
     Order,
     OrderSide,
     Posting,
     Trade,
 )
-
-# An unbound field renders a datetime as every DateTimeField here does (ISO 8601, UTC as "Z").
-_DATETIME = serializers.DateTimeField()
 
 
 class FillSerializer(serializers.ModelSerializer):
@@ -76,8 +74,8 @@ class OrderSerializer(serializers.ModelSerializer):
             "status": str(instance.status),
             "solution": instance.solution_id,
             "client_order_id": instance.client_order_id,
-            "created_at": _DATETIME.to_representation(instance.created_at),
-            "closed_at": _DATETIME.to_representation(instance.closed_at),
+            "created_at": datetime_text(instance.created_at),
+            "closed_at": datetime_text(instance.closed_at),
             "fills": self.get_fills(instance),
         }
 
