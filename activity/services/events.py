@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.db.models.functions import Greatest
 
 from activity.models import Event, EventKind, ReadMarker, WebhookEndpoint
@@ -34,15 +34,14 @@ def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
     transaction runs may be missed here; the webhook sweep (WEBHOOK_SWEEP_EVERY_S) sends it,
     as it sends whatever a lost message left behind.
     """
-    ids = sorted(
-        set(
-            WebhookEndpoint.objects.filter(user_id__in=set(user_ids), disabled_at__isnull=True)
-            .values_list("user_id", flat=True)
-            .distinct()
-        )
-    )
+    ids = sorted(set(_active_endpoints(set(user_ids)).values_list("user_id", flat=True)))
     if ids:
         _after_commit_send(ids)
+
+
+def _active_endpoints(user_ids: Iterable[int]) -> QuerySet[WebhookEndpoint]:
+    """The users' endpoints that receive webhooks (not disabled)."""
+    return WebhookEndpoint.objects.filter(user_id__in=user_ids, disabled_at__isnull=True)
 
 
 def _after_commit_send(ids: list[int]) -> None:
@@ -84,14 +83,16 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict, detail: str) -
     # endpoint (issue 29: the verdict's transaction had a round trip for each).
     quote = connection.ops.quote_name
     columns, placeholders, values = insert_values(event)
+    endpoints, endpoint_params = (
+        _active_endpoints([solution.solver_id]).values("pk").query.sql_with_params()
+    )
     sql = (
         f"WITH written AS (INSERT INTO {quote(Event._meta.db_table)}"  # noqa: S608 - names from the models
         f" ({columns}) VALUES ({placeholders}) ON CONFLICT DO NOTHING)"
-        f" SELECT EXISTS (SELECT 1 FROM {quote(WebhookEndpoint._meta.db_table)}"
-        " WHERE user_id = %s AND disabled_at IS NULL)"
+        f" SELECT EXISTS ({endpoints})"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, solution.solver_id])
+        cursor.execute(sql, [*values, *endpoint_params])
         (has_endpoint,) = cursor.fetchone()
     if has_endpoint:
         _after_commit_send([solution.solver_id])
