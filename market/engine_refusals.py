@@ -40,6 +40,7 @@ from market.services.order_checks import (
     bid_already_open,
     check_ask_solution,
     client_order_id_reused,
+    sales_limit,
     self_trade,
     solution_limit,
 )
@@ -165,6 +166,12 @@ REFUSALS: dict[str, Refusal] = {
         "solution-limit",
         lambda detail, price: solution_limit(
             int(detail["held"]), int(detail["limit"]), int(detail["max_quantity"])
+        ),
+    ),
+    "FM018": Refusal(
+        "sales-limit",
+        lambda detail, price: sales_limit(
+            int(detail["sold"]), int(detail["limit"]), int(detail["max_quantity"])
         ),
     ),
 }

@@ -51,6 +51,13 @@ class SolutionLimit(UserError):
     http_status = 409
 
 
+class SalesLimit(UserError):
+    """The ask would take its solution past the limit of copies sold."""
+
+    code = "market:sales-limit"
+    http_status = 409
+
+
 class SolutionNotAccepted(UserError):
     code = "market:solution-not-accepted"
     http_status = 409

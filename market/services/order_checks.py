@@ -17,6 +17,7 @@ from market.exceptions import (
     ClientOrderIdReused,
     InvalidOrder,
     NotFound,
+    SalesLimit,
     SelfTrade,
     SolutionLimit,
     SolutionNotAccepted,
@@ -28,6 +29,10 @@ from market.money import Money, format_minor
 # solution), counting what an open bid may still buy (migration 0019; docs/market.md, "Matching
 # rules"). The engine's SQL has the same constant; the refusal's DETAIL carries it.
 SOLUTION_LIMIT = 100
+# A solution is sold at most this many times (its trades, one per buyer), counting what its
+# open ask may still sell (migration 0021; docs/market.md, "Matching rules"). The engine's SQL
+# has the same constant; the refusal's DETAIL carries it.
+SALES_LIMIT = 100
 
 
 def validate_order(*, price: Money, quantity: int) -> None:
@@ -128,4 +133,22 @@ def solution_limit(held: int, limit: int, max_quantity: int) -> SolutionLimit:
         f"You hold {holding} solutions of this problem, and a buyer may hold at most "
         f"{limit} solutions of one problem: a bid on it cannot buy any more.",
         fields={"problem": [f"you hold the limit of {limit} solutions of this problem"]},
+    )
+
+
+def sales_limit(sold: int, limit: int, max_quantity: int) -> SalesLimit:
+    """The refusal of an ask that would take its solution past ``limit`` copies sold, with
+    ``sold`` already sold (counted up to ``limit + 1``) (both engines)."""
+    times = f"{sold} time{'' if sold == 1 else 's'}"
+    if max_quantity > 0:
+        return SalesLimit(
+            f"This solution has been sold {times}; an ask may sell at most {max_quantity} "
+            f"more cop{'y' if max_quantity == 1 else 'ies'} (limit {limit} per solution).",
+            fields={"quantity": [f"must be at most {max_quantity}"]},
+        )
+    selling = times if sold <= limit else f"more than {limit} times"
+    return SalesLimit(
+        f"This solution has been sold {selling}, and a solution may be sold at most {limit} "
+        "times: it cannot be listed again. Another accepted solution of yours can be.",
+        fields={"solution": [f"has been sold the limit of {limit} times"]},
     )

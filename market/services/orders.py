@@ -5,7 +5,9 @@ Rules (DESIGN.md, "Market and money"):
 - a bid buys one copy each of up to ``quantity`` distinct solutions; an ask sells
   ``quantity`` copies of one ACCEPTED solution of its owner, and a solution has at most one
   open ask (a second is refused: ``market:ask-already-open``); a buyer has at most one open
-  bid per problem (``market:bid-already-open``);
+  bid per problem (``market:bid-already-open``); a buyer holds at most 100 solutions of a
+  problem, a solution is sold at most 100 times, each counting what the open order may still
+  fill (``market:solution-limit``, ``market:sales-limit``);
 - no one trades with themselves: an order that would cross its owner's own open order on the
   problem is refused (``market:self-trade``, one index probe before the walk); no buyer buys
   the same solution twice: such resting orders are passed over (they keep their place), so
@@ -23,7 +25,7 @@ Where the rules live. On PostgreSQL (every deployment and the test suite) the en
 database functions, ``engine.place_order`` and ``engine.cancel_order``, whose current text
 is ``market/sql/engine/place_order.sql`` and ``market/sql/engine/cancel_order.sql`` (one
 file per routine of the schema ``engine``, held equal to the migrated database by
-tests/market/test_engine_sql.py; the migrations 0005-0020 made them): each placement or
+tests/market/test_engine_sql.py; the migrations 0005-0021 made them): each placement or
 cancel is ONE statement, one round trip, and the problem's lock is held only while the
 database works (issue 14; docs/market.md, "The engine"). As deployed the statement is the
 CALL of a procedure (``market/sql/engine/place_order_durable.sql``, migration 0008) that

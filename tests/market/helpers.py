@@ -128,6 +128,12 @@ VIOLATIONS: dict[str, str] = {
         LEFT JOIN market_trade t ON t.buyer_id = o.owner_id AND t.problem_id = o.problem_id
         WHERE o.side = 'bid' AND o.status = 'open'
         GROUP BY o.id HAVING o.remaining + COUNT(t.id) > 100""",
+    # The sales limit (migration 0021): sold + the open ask's remaining within 100.
+    "an open ask may sell past the sales limit": """
+        SELECT o.id, o.remaining, COUNT(t.id) FROM market_order o
+        LEFT JOIN market_trade t ON t.solution_id = o.solution_id
+        WHERE o.side = 'ask' AND o.status = 'open'
+        GROUP BY o.id HAVING o.remaining + COUNT(t.id) > 100""",
     "a trade without its entitlement": """
         SELECT t.id FROM market_trade t LEFT JOIN market_entitlement e ON e.trade_id = t.id
         WHERE e.id IS NULL OR e.user_id <> t.buyer_id OR e.solution_id <> t.solution_id""",

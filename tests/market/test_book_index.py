@@ -240,6 +240,12 @@ def test_the_database_engines_plan_for_an_ask_walks_the_bid_index(big_book, nest
     print(f"\nauto_explain, the engine's planning query for an ask:\n{plan}")
     assert "order_book_bids" in plan, plan
     assert "Seq Scan on market_order" not in plan and "Sort" not in plan, plan
+    # The sales limit (migration 0021): the solution's trades, counted up to 101 through the
+    # index of market_trade's foreign key to the solution (an index scan, or a bitmap of it).
+    sold = [p for p in nested_plans if "t.solution_id = p_solution" in p]
+    assert len(sold) == 1, nested_plans
+    assert re.search(r"Index (Only )?Scan (using|on) market_trade_solution_id", sold[0]), sold[0]
+    assert "Limit" in sold[0] and "Seq Scan" not in sold[0], sold[0]
 
 
 # A ledger's statistics skewed by bulk transactions (written without their triggers, as a

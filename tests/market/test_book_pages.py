@@ -4,10 +4,10 @@ same as on one page (price-time priority, passed-over orders skipped, never re-r
 The differential test's streams never hold more than 64 orders on a side, so the pages after
 the first are tested here. Since migration 0017 (self-trade prevention, one open bid per
 buyer and problem) the orders an incoming order passes over are those of solutions already
-owned: an ask passing over 199 bids of buyers who own its solution, at two prices, with the
-page boundaries falling inside a price's run (the rest of the run, then the lower prices:
-migration 0014_engine_bid_page_two_ranges), and a bid passing over 97 asks of solutions
-its buyer owns (the solution limit of migration 0019 lets a bid pass over at most 99).
+owned, at most 99 since the solution limit (0019, bids) and the sales limit (0021, asks): an
+ask filling 71 bids over two pages, the page boundary inside a price's run (the rest of the
+run, then the lower prices: migration 0014_engine_bid_page_two_ranges), past 29 bids of
+buyers who own its solution; and a bid passing over 97 asks of solutions its buyer owns.
 """
 
 from __future__ import annotations
@@ -21,30 +21,44 @@ from tests.market.helpers import assert_market_invariants
 pytestmark = pytest.mark.django_db
 
 
-def test_an_ask_past_several_pages_of_owners_bids_fills_in_price_time_order(market, engine):
+def test_an_ask_past_several_pages_fills_in_price_time_order_past_its_owners_bids(market, engine):
+    """An ask for 71 copies of a solution 29 buyers own (29 + 71 is the sales limit of 100)
+    fills 71 bids over two pages of 64: the second page starts inside the run at 450 (the
+    rest of the run, then the lower prices), and the owners' 29 bids, interleaved with the
+    others at 500 and 450, are passed over on both pages."""
     from market.services.orders import place_ask, place_bid
 
     solution = market.accepted()
     seller = solution.solver
-    # 199 buyers who each bought a copy (at 100) and still bid for one more solution: 99 at
-    # 500, then 100 at 450. The ask that sold them the copies is filled.
-    place_ask(seller=seller, solution=solution, price=demo(100), quantity=199)
-    for price in [500] * 99 + [450] * 100:
-        bid = place_bid(buyer=funded(), problem=market.problem, price=demo(price), quantity=2)
-        assert (bid.status, bid.remaining) == (OrderStatus.OPEN, 1)
-    at_500, at_450, at_400, at_300 = funded(), funded(), funded(), funded()
-    bid_500 = place_bid(buyer=at_500, problem=market.problem, price=demo(500), quantity=1)
-    bid_450 = place_bid(buyer=at_450, problem=market.problem, price=demo(450), quantity=1)
-    bid_400 = place_bid(buyer=at_400, problem=market.problem, price=demo(400), quantity=1)
-    bid_300 = place_bid(buyer=at_300, problem=market.problem, price=demo(300), quantity=1)
+    owners = [funded() for _ in range(29)]
+    place_ask(seller=seller, solution=solution, price=demo(100), quantity=29)
+    for owner in owners:
+        bought = place_bid(buyer=owner, problem=market.problem, price=demo(100), quantity=1)
+        assert bought.status == OrderStatus.FILLED
+    # Each owner bids again (for another solution), between the others' bids: 17 at 500
+    # (after every third), 12 at 450 (after two of every three, on both sides of the page
+    # boundary, which falls after the 14th other bid at 450).
+    waiting = list(owners)
+    tradable: list[Order] = []
+    for price, count, owner_after in ((500, 50, {0}), (450, 18, {0, 1}), (400, 10, set())):
+        for k in range(count):
+            bid = place_bid(buyer=funded(), problem=market.problem, price=demo(price), quantity=1)
+            tradable.append(bid)
+            if k % 3 in owner_after:
+                owner = waiting.pop()
+                place_bid(buyer=owner, problem=market.problem, price=demo(price), quantity=1)
+    assert waiting == []
     before = Trade.objects.count()
 
-    ask = place_ask(seller=seller, solution=solution, price=demo(100), quantity=4)
+    ask = place_ask(seller=seller, solution=solution, price=demo(100), quantity=71)
 
     assert ask.status == OrderStatus.FILLED
     trades = list(Trade.objects.order_by("id").values_list("bid_id", "price_minor"))[before:]
-    assert trades == [(bid_500.pk, 500), (bid_450.pk, 450), (bid_400.pk, 400), (bid_300.pk, 300)]
-    assert Order.objects.filter(side="bid", status=OrderStatus.OPEN).count() == 199
+    assert trades == [(bid.pk, bid.price_minor) for bid in tradable[:71]]
+    still_open = Order.objects.filter(side="bid", status=OrderStatus.OPEN)
+    assert still_open.filter(owner__in=owners).count() == 29
+    assert still_open.count() == 29 + 7
+    assert Trade.objects.filter(solution=solution).count() == 100
     assert_market_invariants()
 
 

@@ -8,7 +8,9 @@ already has an open ask is refused (one open ask per solution and seller), a bid
 who has an open bid is refused (one open bid per buyer), and an order that crosses one of its
 owner's open orders is refused (self-trade; for a bid the cheapest, then oldest, ask), and a
 bid whose buyer's solutions held plus its quantity exceed the limit is refused (100 per buyer
-and problem; the stream's quantities include the limit's edge). On random order streams
+and problem), and an ask whose solution's copies sold plus its quantity exceed the sales limit
+is refused (100 per solution; the stream's quantities include both limits' edges). On random
+order streams
 (hypothesis) the engine must produce the same trades, at the same prices,
 the same remaining quantities and statuses, the same refusals and the same balances.
 Both engines are held to it: the database's functions (the product's engine) and the Python
@@ -30,12 +32,13 @@ from market.exceptions import (
     DomainError,
     InsufficientFunds,
     OrderNotOpen,
+    SalesLimit,
     SelfTrade,
     SolutionLimit,
 )
 from market.models import Account, AccountKind, Order, Trade
 from market.services.accounts import grant_demo_credits
-from market.services.order_checks import SOLUTION_LIMIT
+from market.services.order_checks import SALES_LIMIT, SOLUTION_LIMIT
 from market.services.orders import cancel_order, place_ask, place_bid
 from tests.factories import UserFactory
 from tests.market.conftest import PHASES, Market, demo
@@ -80,6 +83,9 @@ class Reference:
             for o in live:
                 if o.side == "bid" and o.owner == owner and o.price >= price:
                     return ("self-trade", o.seq)
+            sold = sum(1 for _, bought in self.owned if bought == solution)
+            if sold + quantity > SALES_LIMIT:
+                return ("sales-limit", sold)
         if side == "bid":
             for o in live:
                 if o.side == "bid" and o.owner == owner:
@@ -143,13 +149,14 @@ place_action = st.tuples(
     st.integers(0, USERS - 1),  # bidder (bids)
     st.integers(0, SOLUTIONS - 1),  # solution sold (asks)
     st.integers(1, 9),  # price
-    # quantity: mostly small, sometimes at the solution limit's edge (held is at most
-    # SOLUTIONS here: held + quantity > SOLUTION_LIMIT is refused)
+    # quantity: mostly small, sometimes at the edge of the solution limit (a bid: held is at
+    # most SOLUTIONS here) or of the sales limit (an ask: sold is at most USERS - 1)
     st.one_of(
         st.integers(1, 3),
         st.integers(1, 3),
         st.integers(1, 3),
         st.integers(SOLUTION_LIMIT - SOLUTIONS, SOLUTION_LIMIT + 1),
+        st.integers(SALES_LIMIT - USERS, SALES_LIMIT + 1),
     ),
 )
 cancel_action = st.tuples(st.just("cancel"), st.integers(0, 10_000))
@@ -233,6 +240,12 @@ def run_stream(world: World, fundings, stream):
                 code, held = expected
                 assert code == "solution-limit"
                 assert f"You hold {held} solution" in error.message
+                continue
+            except SalesLimit as error:
+                assert isinstance(expected, tuple), error.code
+                code, sold = expected
+                assert code == "sales-limit", expected
+                assert f"has been sold {sold} time" in error.message
                 continue
             except (AskAlreadyOpen, BidAlreadyOpen, SelfTrade) as error:
                 assert isinstance(expected, tuple), error.code

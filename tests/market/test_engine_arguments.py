@@ -15,7 +15,7 @@ from datetime import timedelta
 import pytest
 
 from market.engine_refusals import EngineMisconfigured
-from market.exceptions import InvalidOrder
+from market.exceptions import InvalidOrder, SalesLimit
 from market.models import LedgerTransaction, Order
 from market.money import Currency
 from market.services.orders import DEBT_CURRENCY, _call
@@ -125,10 +125,17 @@ def test_the_bounds_themselves_are_allowed(changes):
     assert_market_invariants()
 
 
-def test_an_ask_may_sell_the_engines_bound_of_copies():
+def test_an_asks_copies_are_bounded_by_the_sales_limit_in_the_engine_too():
+    """An ask for 100 copies of a solution never sold is placed; for 101, or the engine's own
+    bound of 10 000, it is refused by the engine (FM018) with nothing written."""
     market = Market()
     seller = funded()
     solution = market.accepted(solver=seller)
-    row = _place(seller, market.problem, side="ask", quantity=10_000, solution=solution.pk)
+    for quantity in (101, 10_000):
+        with pytest.raises(SalesLimit) as refused:
+            _place(seller, market.problem, side="ask", quantity=quantity, solution=solution.pk)
+        assert refused.value.fields == {"quantity": ["must be at most 100"]}
+    assert not Order.objects.filter(owner=seller).exists()
+    row = _place(seller, market.problem, side="ask", quantity=100, solution=solution.pk)
     order = Order.objects.get(pk=row[0])
-    assert (order.side, order.remaining, order.solution_id) == ("ask", 10_000, solution.pk)
+    assert (order.side, order.remaining, order.solution_id) == ("ask", 100, solution.pk)

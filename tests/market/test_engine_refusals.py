@@ -44,6 +44,7 @@ DETAILS = {
     "FM015": {"order_id": 452},
     "FM016": {"order_id": 453},
     "FM017": {"held": 97, "limit": 100, "max_quantity": 3},
+    "FM018": {"sold": 97, "limit": 100, "max_quantity": 3},
 }
 # The HTTP status of each code's error (docs/market.md, "Services"), and its code.
 ANSWERS = {
@@ -63,6 +64,7 @@ ANSWERS = {
     "FM015": (409, "market:bid-already-open"),
     "FM016": (409, "market:self-trade"),
     "FM017": (409, "market:solution-limit"),
+    "FM018": (409, "market:sales-limit"),
 }
 # The server's fault, not the user's: its own settings out of the engine's bounds.
 PLATFORM = {"FM013"}

@@ -35,13 +35,14 @@ from market.exceptions import (
     InsufficientFunds,
     NotFound,
     OrderNotOpen,
+    SalesLimit,
     SelfTrade,
     SolutionLimit,
     SolutionNotAccepted,
 )
 from market.models import AccountKind, Order, OrderSide, OrderStatus, Trade
 from market.services.accounts import grant_demo_credits
-from market.services.order_checks import SOLUTION_LIMIT
+from market.services.order_checks import SALES_LIMIT, SOLUTION_LIMIT
 from market.services.orders import cancel_order, place_ask, place_bid
 from market.services.solutions import record_verdict
 from tests.factories import SolutionFactory, UserFactory
@@ -56,6 +57,8 @@ quantities = st.integers(min_value=1, max_value=3)
 bid_quantities = st.one_of(
     quantities, quantities, st.integers(SOLUTION_LIMIT - 3, SOLUTION_LIMIT + 1)
 )
+# An ask's, at the sales limit's edge (a solution is sold a few times here).
+ask_quantities = st.one_of(quantities, quantities, st.integers(SALES_LIMIT - 3, SALES_LIMIT + 1))
 client_ids = st.one_of(st.none(), st.sampled_from(["a", "b", "c"]))
 
 
@@ -168,13 +171,13 @@ class MarketMachine(RuleBasedStateMachine):
         )
 
     @precondition(lambda self: self.solutions)
-    @rule(data=st.data(), price=prices, quantity=quantities, client_order_id=client_ids)
+    @rule(data=st.data(), price=prices, quantity=ask_quantities, client_order_id=client_ids)
     def ask(self, data, price, quantity, client_order_id):
         solution, market = data.draw(st.sampled_from(self.solutions))
         self._ask(solution, market, price, quantity, client_order_id)
 
     @precondition(lambda self: any(s.status == "accepted" for s, _ in self.solutions))
-    @rule(data=st.data(), price=prices, quantity=quantities, client_order_id=client_ids)
+    @rule(data=st.data(), price=prices, quantity=ask_quantities, client_order_id=client_ids)
     def ask_with_an_accepted_solution(self, data, price, quantity, client_order_id):
         accepted = [(s, m) for s, m in self.solutions if s.status == "accepted"]
         solution, market = data.draw(st.sampled_from(accepted))
@@ -194,6 +197,9 @@ class MarketMachine(RuleBasedStateMachine):
             and self._open(seller, problem_id, OrderSide.BID, price_minor__gte=price).exists()
         ):
             expected = SelfTrade  # it would cross the seller's own bid
+        sold = Trade.objects.filter(solution=solution).count()
+        if expected is None and sold + quantity > SALES_LIMIT:
+            expected = SalesLimit  # past the copies a solution may sell
         self._place(
             expected,
             seller,

@@ -262,7 +262,11 @@ class FormalMarketClient:
         decimal string in major units, ``"10.00"``, with ``currency``). Never both; a
         string, float or bool as ``price_minor`` is refused before anything is sent.
         A solution has one open ask at a time: while one is open the server refuses another
-        with ``market:ask-already-open`` (cancel it to change its price or quantity)."""
+        with ``market:ask-already-open`` (cancel it to change its price or quantity). A
+        solution is sold at most 100 times: an ask whose quantity plus the copies of the
+        solution already sold exceeds 100 is refused with ``market:sales-limit`` (its message
+        says how many more copies an ask may sell; another accepted solution is another
+        count)."""
         solution_id = _id(solution)
         minor, currency = resolve_price(price_minor, price=price, currency=currency)
         quantity = strict_quantity(quantity)

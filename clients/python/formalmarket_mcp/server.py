@@ -190,7 +190,9 @@ def build_server(
         "taken from each sale. A solution has one open ask at a time (it sells any number "
         "of copies): to change its price or quantity, cancel_order the open ask first, else "
         "market:ask-already-open. An ask at or below my own open bid on the problem is "
-        "refused (market:self-trade; cancel that bid first). " + MONEY_RULES
+        "refused (market:self-trade; cancel that bid first). A solution is sold at most 100 "
+        "times: an ask whose quantity plus the copies already sold exceeds 100 is refused "
+        "(market:sales-limit, which says how many more copies an ask may sell). " + MONEY_RULES
     )
     def list_ask(
         solution_id: int,

@@ -12,7 +12,10 @@
 -- so the book's walk never meets the owner's own orders. A bid that would take its buyer
 -- past 100 solutions held of the problem ('formalmarket:solution-limit', migration 0019) is
 -- refused too: the solutions a buyer holds are the only orders the walk passes over, and
--- held + an open bid's remaining never exceeds 100, so a walk passes at most 99.
+-- held + an open bid's remaining never exceeds 100, so a walk passes at most 99. On the ask
+-- side, an ask that would take its solution past 100 copies sold ('formalmarket:sales-limit',
+-- migration 0021): the bids of buyers who own the solution are the only orders an ask's walk
+-- passes over, and sold + the open ask's remaining never exceeds 100, so at most 99.
 -- Refusals: one SQLSTATE of class FM per code and a JSON DETAIL (migration 0016); the table
 -- that reads them is market/engine_refusals.py. The arguments are re-checked here whatever
 -- the caller checked: the order's own (side, price, quantity: FM012) and the server's policy
@@ -37,6 +40,7 @@ DECLARE
     v_open_bid bigint;
     v_crossing bigint;
     v_held integer;
+    v_sold integer;
     r record;
     -- The plan: one element per fill, in the order the fills happen.
     f_resting bigint[] := '{}';
@@ -211,6 +215,21 @@ BEGIN
             RAISE EXCEPTION 'formalmarket:self-trade' USING ERRCODE = 'FM016',
                 DETAIL = json_build_object('order_id', v_crossing)::text;
         END IF;
+        -- A solution is sold at most 100 times, counting what this ask may sell:
+        -- sold + quantity <= 100. Sold is the solution's trades (one per buyer:
+        -- trade_one_copy_per_buyer), counted up to 101 by one bounded probe of the index on
+        -- market_trade (solution_id). A fill moves one copy from the ask's remaining to sold,
+        -- and a solution has one open ask, so the sum stays within 100 while the ask rests:
+        -- its walk passes over at most 99 bids of buyers who own the solution.
+        SELECT count(*) INTO v_sold FROM (
+            SELECT 1 FROM market_trade t
+            WHERE t.solution_id = p_solution
+            LIMIT 101) AS s;
+        IF v_sold + p_quantity > 100 THEN
+            RAISE EXCEPTION 'formalmarket:sales-limit' USING ERRCODE = 'FM018',
+                DETAIL = json_build_object('sold', v_sold, 'limit', 100,
+                                           'max_quantity', greatest(100 - v_sold, 0))::text;
+        END IF;
     ELSE
         -- One open bid per buyer and problem: a bid already buys up to its quantity of
         -- distinct solutions; to change its price or quantity the buyer cancels it (which
@@ -254,7 +273,7 @@ BEGIN
     --    order_book_bids, in pages of 64, each row fetched only when needed), passing over
     --    those the owner may not trade with: another currency, a buyer who owns the solution
     --    (an index probe of entitlement_unique per order passed over, in the scan: at most
-    --    99 since the solution limit above), and
+    --    99 since the solution and sales limits above), and
     --    within this placement a second copy of one solution (bid) or a second bid of one
     --    buyer (ask). Passed-over orders keep their place. The owner's own orders are never
     --    met: one that crosses this order was refused above (self-trade), and the walk reads

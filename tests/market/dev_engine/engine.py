@@ -42,11 +42,13 @@ from market.payments.services.proceeds import hold_trade_proceeds, proceeds_acco
 from market.payments.stripe_client import usd_enabled
 from market.services.ledger import get_system_account
 from market.services.order_checks import (
+    SALES_LIMIT,
     SOLUTION_LIMIT,
     ask_already_open,
     bid_already_open,
     check_ask_solution,
     replay_order,
+    sales_limit,
     self_trade,
     solution_limit,
 )
@@ -200,6 +202,9 @@ def _place_locked(
             )
             if bid_price >= price.minor:
                 raise self_trade(problem.open_bid_id)
+        # Sold + what this ask may sell stays within the limit (sold counted up to limit + 1).
+        if problem.sold + quantity > SALES_LIMIT:
+            raise sales_limit(problem.sold, SALES_LIMIT, max(SALES_LIMIT - problem.sold, 0))
     else:
         if problem.open_bid_id is not None:
             raise bid_already_open(problem.open_bid_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import connection
 
 from market.models import Problem
-from market.services.order_checks import SOLUTION_LIMIT
+from market.services.order_checks import SALES_LIMIT, SOLUTION_LIMIT
 
 
 def lock_problem(problem_id: int) -> Problem:
@@ -39,7 +39,9 @@ SELECT p.id, p.status, p.currency, p.is_demo, p.title, p.slug,
            AND o.status = 'open'
          ORDER BY o.price_minor, o.id LIMIT 1),
        (SELECT count(*) FROM (SELECT 1 FROM market_trade t
-         WHERE t.buyer_id = %s AND t.problem_id = p.id LIMIT %s) AS held)
+         WHERE t.buyer_id = %s AND t.problem_id = p.id LIMIT %s) AS held),
+       (SELECT count(*) FROM (SELECT 1 FROM market_trade t
+         WHERE t.solution_id = %s LIMIT %s) AS sold)
 FROM market_problem p WHERE p.id = %s
 """
 
@@ -61,6 +63,8 @@ def lock_problem_for_placement(
     as ``(id, price_minor)``, if any (an incoming bid crossing it is a self-trade).
     ``held``: how many solutions of this problem the owner bought, counted up to
     SOLUTION_LIMIT + 1 (one bounded probe of trade_holdings_by_buyer).
+    ``sold``: how many copies of ``solution_id`` were sold, counted up to SALES_LIMIT + 1
+    (one bounded probe of the trades' index on solution_id; 0 for a bid).
     Raw SQL: the ORM spent longer building this query than PostgreSQL spent running it.
     """
     with connection.cursor() as cursor:
@@ -77,6 +81,8 @@ def lock_problem_for_placement(
                 owner_id,
                 owner_id,
                 SOLUTION_LIMIT + 1,
+                solution_id,
+                SALES_LIMIT + 1,
                 problem_id,
             ],
         )
@@ -97,6 +103,7 @@ def lock_problem_for_placement(
         own_ask_id,
         own_ask_price,
         held,
+        sold,
     ) = row
     problem = Problem(
         pk=pk, status=status, currency=currency, is_demo=is_demo, title=title, slug=slug
@@ -110,4 +117,5 @@ def lock_problem_for_placement(
         None if own_ask_id is None else (own_ask_id, own_ask_price)
     )
     problem.held = held  # type: ignore[attr-defined]
+    problem.sold = sold  # type: ignore[attr-defined]
     return problem
