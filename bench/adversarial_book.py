@@ -7,9 +7,9 @@ each). The target: each case's p50 flat to within 2x from 36 to 50 000 such orde
 
 Since market migration 0015 a solution has at most one open ask, since 0017 a buyer has
 at most one open bid per problem and an order that would cross its owner's own open order
-is refused (self-trade prevention), and since 0019 a buyer holds at most 100 solutions of one
-problem, counting what their open bid may still buy (SOLUTION_LIMIT). What an attacker can
-still build:
+is refused (self-trade prevention), since 0019 a buyer holds at most 100 solutions of one
+problem, counting what their open bid may still buy (SOLUTION_LIMIT), and since 0021 a
+solution is sold at most 100 times (SALES_LIMIT). What an attacker can still build:
 
 - ``second_ask_refused``: a seller whose solution has an open ask places a second ask on it:
   refused (``market:ask-already-open``) whatever the size of the book (n other asks).
@@ -29,12 +29,19 @@ still build:
   the best price, another buyer one below; a quantity-2 ask from a new seller fills the first
   buyer once and the second once. (It used to be n bids of one buyer, n - 1 of them passed
   over.)
-- ``ask_over_bids_of_its_buyers`` (non-tradable orders of the other side): one solution was
-  bought by n buyers, each of whom rests a bid on the problem above the seller's price; the
-  seller lists it again and the ask passes over those n bids (each buyer owns it) to fill a
-  bid behind them. No rule of 0015-0019 bounds n (a solution may have any number of buyers,
-  each with one bid). The n bids and their trades are bulk SQL without the bids' holds (the
-  timed asks never fill or cancel them: the engine reads their rows and the entitlements).
+- ``ask_over_bids_of_its_buyers`` (non-tradable orders of the other side): a seller's
+  solutions were each bought by the same ``min(n, 99)`` buyers, each of whom rests a bid on
+  the problem above the seller's price; each timed ask lists another of those solutions and
+  passes over those bids (each buyer owns it) to fill a bid behind them. The rest of the n
+  orders are what else an attacker can rest that cannot trade with the ask: bids below its
+  price (half) and another seller's asks above every bid (half). Since 0021 a solution is
+  sold at most 100 times, counting what its open ask may still sell (SALES_LIMIT): before,
+  one solution bought by n buyers made the ask pass over all n. The owners' bids and their
+  trades, and the rest, are bulk SQL without the bids' holds (the timed asks never fill or
+  cancel them: the engine reads their rows and the entitlements).
+- ``ask_at_the_limit_refused``: the seller of a solution sold 100 times (to buyers who each
+  rest a bid above its price; with the rest of the n orders as above) lists it again:
+  refused (``market:sales-limit``) with one bounded count, before any walk.
 
 It also counts the round trips of a refused placement and of a replayed client order id.
 """
@@ -54,6 +61,7 @@ CASES = (
     "bid_at_the_limit_refused",
     "ask_over_one_buyers_bid",
     "ask_over_bids_of_its_buyers",
+    "ask_at_the_limit_refused",
 )
 
 BEHIND = 200  # an ask behind them (bids), a bid behind them at 400 < 500 (asks)
@@ -79,10 +87,16 @@ def run_adversarial(sizes: list[int], ops: int, summarise) -> dict[str, Any]:
 
 
 def _run_case(case: str, n: int, ops: int) -> list[float]:
-    from market.exceptions import AskAlreadyOpen, BidAlreadyOpen, SelfTrade, SolutionLimit
+    from market.exceptions import (
+        AskAlreadyOpen,
+        BidAlreadyOpen,
+        SalesLimit,
+        SelfTrade,
+        SolutionLimit,
+    )
     from market.models import Order, OrderStatus
     from market.money import Currency, Money
-    from market.services.order_checks import SOLUTION_LIMIT
+    from market.services.order_checks import SALES_LIMIT, SOLUTION_LIMIT
     from market.services.orders import place_ask, place_bid
 
     def demo(minor: int) -> Money:
@@ -121,18 +135,40 @@ def _run_case(case: str, n: int, ops: int) -> list[float]:
             assert order.status == OrderStatus.FILLED, (case, order.__dict__)
         return samples
 
-    if case == "ask_over_bids_of_its_buyers":
-        seller, solution = world.seller("relister")
-        world.sell_to_many_with_bids(seller=seller, solution=solution, count=n, bid_price=500)
+    if case in ("ask_over_bids_of_its_buyers", "ask_at_the_limit_refused"):
+        seller = world.funded("relister")
+        if case == "ask_over_bids_of_its_buyers":
+            # Each timed ask lists another solution of the seller, each sold to the same
+            # min(n, 99) owners: sold + the ask's one copy is within the sales limit.
+            owners = min(n, SALES_LIMIT - 1)
+            solutions = [world.accepted(seller) for _ in range(ops)]
+        else:
+            owners = SALES_LIMIT
+            solutions = [world.accepted(seller)]
+        world.sell_to_many_with_bids(
+            seller=seller, solutions=solutions, count=owners, bid_price=500
+        )
+        # The rest of the n orders that cannot trade with the timed asks: bids below their
+        # price, and another seller's asks above every bid (the other side of the book).
+        rest = max(n - owners, 0)
+        world.rest_bids_of_many(rest - rest // 2, price=BEST // 2)
+        if rest // 2:
+            world.rest_solutions_with_asks(world.funded("filler"), rest // 2, price=600)
         behind_buyers = [world.funded(f"behind{i}") for i in range(ops)]
         for behind_buyer in behind_buyers:
             place_bid(buyer=behind_buyer, problem=world.problem, price=demo(400), quantity=1)
         world.analyze()
-        for _ in range(ops):
-            order = timed(
-                lambda: place_ask(seller=seller, solution=solution, price=demo(BEST), quantity=1)
+        for solution in solutions * (ops if case == "ask_at_the_limit_refused" else 1):
+            call = lambda s=solution: place_ask(  # noqa: E731
+                seller=seller, solution=s, price=demo(BEST), quantity=1
             )
+            if case == "ask_at_the_limit_refused":
+                refused(call, SalesLimit)
+                continue
+            order = timed(call)
             assert order.status == OrderStatus.FILLED, (case, order.__dict__)
+        open_rows = Order.objects.filter(problem=world.problem, status=OrderStatus.OPEN).count()
+        assert open_rows >= n, (case, open_rows)
         return samples
 
     from market.models import Solution

@@ -53,20 +53,23 @@ class World:
 
     def seller(self, name: str):
         """A new seller with one ACCEPTED solution of the problem, and accounts that exist."""
+        user = self.funded(name)
+        return user, self.accepted(user)
+
+    def accepted(self, solver):
+        """A new ACCEPTED solution of the problem by ``solver`` (as the judge leaves it)."""
         from market.models import Solution, SolutionStatus
 
-        user = self.funded(name)
         self._solutions += 1
-        solution = Solution.objects.create(
+        return Solution.objects.create(
             problem=self.problem,
             verifier_version=self.version,
-            solver=user,
+            solver=solver,
             text=f"solution {self.tag} {self._solutions}",
             sha256=f"{self._solutions:064d}",
             size_bytes=10,
             status=SolutionStatus.ACCEPTED,
         )
-        return user, solution
 
     def rest_asks(self, seller, solution, count: int, *, price: int, first_quantity: int) -> None:
         from django.db import connection
@@ -136,8 +139,9 @@ class World:
             )
 
     def rest_solutions_with_asks(self, seller, count: int, *, price: int) -> list[int]:
-        """``count`` ACCEPTED solutions of ``seller``, each with one open ask of ``count`` copies
-        at ``price`` (bulk SQL, as the judge and the engine would have left them)."""
+        """``count`` ACCEPTED solutions of ``seller``, each with one open ask of 100 copies (the
+        sales limit) at ``price`` (bulk SQL, as the judge and the engine would have left
+        them)."""
         from django.db import connection
 
         with connection.cursor() as cursor:
@@ -154,8 +158,8 @@ class World:
                 )
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
                     quantity, remaining, status, solution_id, client_order_id, created_at)
-                SELECT %(problem)s, %(seller)s, 'ask', %(price)s, 'DEMO', %(count)s + 1,
-                       %(count)s + 1, 'open', s.id, NULL, now()
+                SELECT %(problem)s, %(seller)s, 'ask', %(price)s, 'DEMO', 100, 100, 'open',
+                       s.id, NULL, now()
                 FROM s ORDER BY s.id
                 RETURNING solution_id
                 """,
@@ -249,12 +253,14 @@ class World:
                 [total, proceeds],
             )
 
-    def sell_to_many_with_bids(self, *, seller, solution, count: int, bid_price: int) -> None:
-        """``count`` new buyers each bought one copy of ``solution`` (one filled ask of
-        ``seller`` for ``count`` copies, a filled bid, a trade, its ledger transaction paid
-        from one funder's account, the entitlement, per buyer), and each rests one open bid
-        for one solution at ``bid_price`` (bulk SQL; these bids hold nothing: the timed calls
-        only pass over them)."""
+    def sell_to_many_with_bids(
+        self, *, seller, solutions: list, count: int, bid_price: int
+    ) -> None:
+        """``count`` new buyers each bought one copy of every solution of ``solutions`` (per
+        solution one filled ask of ``seller`` for ``count`` copies, and per buyer a filled
+        bid, a trade, its ledger transaction paid from one funder's account, the
+        entitlement), and each rests one open bid for one solution at ``bid_price`` (bulk
+        SQL; these bids hold nothing: the timed calls only pass over them)."""
         from django.db import connection
 
         from market.models import AccountKind
@@ -275,7 +281,6 @@ class World:
         params = {
             "problem": self.problem.pk,
             "seller": seller.pk,
-            "solution": solution.pk,
             "buyers": [b.pk for b in buyers],
             "count": count,
             "price": price,
@@ -284,50 +289,51 @@ class World:
             "proceeds": proceeds,
         }
         with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                WITH ask AS (
-                    INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
-                        quantity, remaining, status, solution_id, client_order_id, created_at,
-                        closed_at)
-                    VALUES (%(problem)s, %(seller)s, 'ask', %(price)s, 'DEMO', %(count)s, 0,
-                            'filled', %(solution)s, NULL, now(), now())
-                    RETURNING id
-                ), bids AS (
-                    INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
-                        quantity, remaining, status, solution_id, client_order_id, created_at,
-                        closed_at)
-                    SELECT %(problem)s, b, 'bid', %(price)s, 'DEMO', 1, 0, 'filled', NULL,
-                           NULL, now(), now()
-                    FROM unnest(%(buyers)s::integer[]) AS b ORDER BY b
-                    RETURNING id, owner_id
-                ), txn AS (
-                    INSERT INTO market_ledgertransaction (kind, currency, memo, idempotency_key,
-                        created_at)
-                    SELECT 'trade', 'DEMO', 'bench copy for ' || b, NULL, now()
-                    FROM unnest(%(buyers)s::integer[]) AS b ORDER BY b
-                    RETURNING id, substr(memo, 16)::integer AS buyer_id
-                ), legs AS (
-                    INSERT INTO market_posting (transaction_id, account_id, currency,
-                        amount_minor)
-                    SELECT txn.id, x.account, 'DEMO', x.amount
-                    FROM txn, LATERAL (VALUES (%(paying)s::bigint, -%(price)s::bigint),
-                                              (%(proceeds)s::bigint, %(price)s::bigint))
-                         AS x(account, amount)
-                ), trades AS (
-                    INSERT INTO market_trade (problem_id, bid_id, ask_id, buyer_id, seller_id,
-                        solution_id, price_minor, fee_minor, currency, maker_side,
-                        ledger_transaction_id, created_at)
-                    SELECT %(problem)s, bids.id, ask.id, bids.owner_id, %(seller)s,
-                           %(solution)s, %(price)s, 0, 'DEMO', 'ask', txn.id, now()
-                    FROM ask, bids JOIN txn ON txn.buyer_id = bids.owner_id
-                    RETURNING id, buyer_id
+            for solution in solutions:
+                cursor.execute(
+                    """
+                    WITH ask AS (
+                        INSERT INTO market_order (problem_id, owner_id, side, price_minor,
+                            currency, quantity, remaining, status, solution_id,
+                            client_order_id, created_at, closed_at)
+                        VALUES (%(problem)s, %(seller)s, 'ask', %(price)s, 'DEMO', %(count)s,
+                                0, 'filled', %(solution)s, NULL, now(), now())
+                        RETURNING id
+                    ), bids AS (
+                        INSERT INTO market_order (problem_id, owner_id, side, price_minor,
+                            currency, quantity, remaining, status, solution_id,
+                            client_order_id, created_at, closed_at)
+                        SELECT %(problem)s, b, 'bid', %(price)s, 'DEMO', 1, 0, 'filled', NULL,
+                               NULL, now(), now()
+                        FROM unnest(%(buyers)s::integer[]) AS b ORDER BY b
+                        RETURNING id, owner_id
+                    ), txn AS (
+                        INSERT INTO market_ledgertransaction (kind, currency, memo,
+                            idempotency_key, created_at)
+                        SELECT 'trade', 'DEMO', 'bench copy for ' || b, NULL, now()
+                        FROM unnest(%(buyers)s::integer[]) AS b ORDER BY b
+                        RETURNING id, substr(memo, 16)::integer AS buyer_id
+                    ), legs AS (
+                        INSERT INTO market_posting (transaction_id, account_id, currency,
+                            amount_minor)
+                        SELECT txn.id, x.account, 'DEMO', x.amount
+                        FROM txn, LATERAL (VALUES (%(paying)s::bigint, -%(price)s::bigint),
+                                                  (%(proceeds)s::bigint, %(price)s::bigint))
+                             AS x(account, amount)
+                    ), trades AS (
+                        INSERT INTO market_trade (problem_id, bid_id, ask_id, buyer_id,
+                            seller_id, solution_id, price_minor, fee_minor, currency,
+                            maker_side, ledger_transaction_id, created_at)
+                        SELECT %(problem)s, bids.id, ask.id, bids.owner_id, %(seller)s,
+                               %(solution)s, %(price)s, 0, 'DEMO', 'ask', txn.id, now()
+                        FROM ask, bids JOIN txn ON txn.buyer_id = bids.owner_id
+                        RETURNING id, buyer_id
+                    )
+                    INSERT INTO market_entitlement (user_id, solution_id, trade_id, created_at)
+                    SELECT trades.buyer_id, %(solution)s, trades.id, now() FROM trades
+                    """,
+                    {**params, "solution": solution.pk},
                 )
-                INSERT INTO market_entitlement (user_id, solution_id, trade_id, created_at)
-                SELECT trades.buyer_id, %(solution)s, trades.id, now() FROM trades
-                """,
-                params,
-            )
             cursor.execute(
                 """
                 INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
@@ -338,7 +344,7 @@ class World:
                 """,
                 params,
             )
-            total = price * count
+            total = price * count * len(solutions)
             cursor.execute(
                 "UPDATE market_account SET balance_minor = balance_minor + %s WHERE id = %s",
                 [-total, paying],
@@ -346,6 +352,26 @@ class World:
             cursor.execute(
                 "UPDATE market_account SET balance_minor = balance_minor + %s WHERE id = %s",
                 [total, proceeds],
+            )
+
+    def rest_bids_of_many(self, count: int, *, price: int) -> None:
+        """``count`` new buyers, each resting one open bid for one solution at ``price`` (bulk
+        SQL; these bids hold nothing: the timed calls never reach them)."""
+        from django.db import connection
+
+        buyers = self.user_model.objects.bulk_create(
+            self.user_model(username=f"{self.tag}-r{i}", password="!") for i in range(count)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                INSERT INTO market_order (problem_id, owner_id, side, price_minor, currency,
+                    quantity, remaining, status, solution_id, client_order_id, created_at)
+                SELECT %(problem)s, b, 'bid', %(price)s, 'DEMO', 1, 1, 'open', NULL, NULL,
+                       now()
+                FROM unnest(%(buyers)s::integer[]) AS b ORDER BY b
+                """,
+                {"problem": self.problem.pk, "price": price, "buyers": [b.pk for b in buyers]},
             )
 
     def analyze(self) -> None:

@@ -148,6 +148,8 @@ class Trade(models.Model):
     seller = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sales"
     )
+    # Its index (the foreign key's own, market_trade_solution_id_...) is how the engine counts
+    # a solution's sales, up to the sales limit, before an ask (engine.place_order, FM018).
     solution = models.ForeignKey(Solution, on_delete=models.PROTECT, related_name="trades")
     price_minor = models.BigIntegerField()
     fee_minor = models.BigIntegerField()
