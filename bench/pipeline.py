@@ -3,11 +3,13 @@
 The production-shaped stack (tests/production/stack.py: gunicorn with DEBUG off, a default
 worker, a Python judge worker with ``--judge-processes`` pool children, beat, on this machine's
 PostgreSQL and Redis) is started; ``--clients`` API clients (threads, one user and token each)
-submit ``--solutions`` solutions of the demo problem "Factor 391" through ``POST
-/api/v1/solutions/`` and wait for each verdict with ``GET <solution>?wait=30`` (held by the
-server until the verdict; ``--poll``: poll the status resource every 0.25 s instead, as
-clients did before the wait existed). Latency is taken from the server's own timestamps
-(``judged_at - created_at``), so the clients' waiting does not count. Then ``--single``
+submit ``--solutions`` solutions of the demo problem "Factor 391" and get each verdict with
+``--wait-by``: ``submit`` (default), one request ``POST /api/v1/solutions/?wait=30`` held by
+the server until the verdict; ``get``, the submission and then ``GET <solution>?wait=30``
+(as clients did before the waiting submission); ``poll`` (or ``--poll``), the submission and
+polls of the status resource every 0.25 s (before the wait existed). Latency is taken from
+the server's own timestamps (``judged_at - created_at``), so the clients' waiting does not
+count; the requests the clients sent are counted. Then ``--single``
 submissions one at a time (the low-load latency of one user). The web role runs as the
 images run it (``--web-workers 3 --web-threads 8``, gunicorn's gthread worker).
 
@@ -15,7 +17,7 @@ In the same run, as the baseline, the judge core alone: the same verifier and so
 ``PythonJudge`` with as many warm zygotes as the worker has pool children.
 
     .venv/bin/python bench/pipeline.py [--solutions 200] [--clients 8] [--judge-processes 2]
-        [--web-workers 3] [--web-threads 8] [--poll]
+        [--web-workers 3] [--web-threads 8] [--wait-by submit|get|poll]
 """
 
 from __future__ import annotations
@@ -52,10 +54,19 @@ FINAL = ("accepted", "rejected")
 # latency figures come from the server's timestamps, so polling only adds load, as it does live.
 POLL_S = 0.25
 WAIT_S = 30.0  # the longest wait the API allows
+WAIT_BY = {
+    "submit": "POST ?wait=30 (one request per verdict)",
+    "get": "POST, then GET ?wait=30",
+    "poll": "POST, then polling every 0.25 s",
+}
 
 
 class ProxiedClient(Client):
-    """The API client behind the TLS proxy that the production settings trust."""
+    """The API client behind the TLS proxy that the production settings trust; it counts the
+    requests it sends (retries of a 429 included)."""
+
+    requests_sent = 0
+    _count_lock = threading.Lock()
 
     def request(
         self,
@@ -70,6 +81,8 @@ class ProxiedClient(Client):
         # The API's own links say https:// (the proxy's scheme); the proxy is not here.
         if path.startswith("https://"):
             path = "http://" + path.removeprefix("https://")
+        with ProxiedClient._count_lock:
+            ProxiedClient.requests_sent += 1
         return super().request(method, path, body, headers=proxied, idempotency_key=idempotency_key)
 
 
@@ -199,11 +212,24 @@ def _parse_time(value: str) -> dt.datetime:
     return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
+def _submit_and_wait(
+    client: Client, verifier_id: int, text: str, timeout_s: float, wait_by: str
+) -> dict[str, Any]:
+    """Submit ``text``; the full record once judged, got the ``wait_by`` way."""
+    body = {"verifier": verifier_id, "text": text}
+    if wait_by != "submit":
+        return _wait(client, client.post("/api/v1/solutions/", body), timeout_s, wait_by=wait_by)
+    record = client.post(f"/api/v1/solutions/?wait={WAIT_S:.0f}", body)
+    if record["status"] in FINAL:
+        return dict(record)
+    return _wait(client, record, timeout_s)  # not held to its verdict (no free slot, time up)
+
+
 def _wait(
-    client: Client, solution: dict[str, Any], timeout_s: float, *, poll: bool = False
+    client: Client, solution: dict[str, Any], timeout_s: float, *, wait_by: str = "get"
 ) -> dict[str, Any]:
     """The full record once judged: held by the server (``?wait=``), or by polling."""
-    if poll:
+    if wait_by == "poll":
         return _poll(client, solution, timeout_s)
     deadline = time.monotonic() + timeout_s
     while (remaining := deadline - time.monotonic()) > 0:
@@ -243,7 +269,7 @@ def _burst(
     solutions: int,
     timeout_s: float,
     roots: dict[str, int],
-    poll: bool,
+    wait_by: str,
 ) -> dict[str, object]:
     latencies: list[float] = []
     statuses: dict[str, int] = {}
@@ -255,10 +281,9 @@ def _burst(
     def run(index: int) -> None:
         client = clients[index % len(clients)]
         try:
-            submitted = client.post(
-                "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(index)}
+            record = _submit_and_wait(
+                client, verifier_id, _solution_text(index), timeout_s, wait_by
             )
-            record = _wait(client, submitted, timeout_s, poll=poll)
         except Exception as exc:  # noqa: BLE001 - a bench counts failures, it does not stop
             with lock:
                 errors.append(f"{type(exc).__name__}: {exc}"[:200])
@@ -270,6 +295,7 @@ def _burst(
             judged.append(_parse_time(record["judged_at"]))
 
     cpu_before = _cpu_snapshot(roots)
+    requests_before = ProxiedClient.requests_sent
     own_cpu_before = time.process_time()
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(clients)) as executor:
@@ -294,6 +320,9 @@ def _burst(
         "server_span_s": round(span_s, 3),
         "verdicts_per_s": round(len(latencies) / span_s, 2) if span_s else 0.0,
         "submit_to_verdict": _percentiles(latencies),
+        "requests_per_verdict": round(
+            (ProxiedClient.requests_sent - requests_before) / judged_count, 2
+        ),
         # Where the machine's CPU went, per verdict: the bound on this machine's throughput.
         "cpu_ms_per_verdict": {**cpu_ms, "total": round(total_cpu_ms, 2)},
         "cpu_bound_verdicts_per_s": round((os.cpu_count() or 1) * 1000 / total_cpu_ms, 1)
@@ -303,14 +332,14 @@ def _burst(
 
 
 def _single(
-    client: Client, verifier_id: int, count: int, timeout_s: float, poll: bool
+    client: Client, verifier_id: int, count: int, timeout_s: float, wait_by: str
 ) -> dict[str, object]:
     latencies: list[float] = []
     for i in range(count):
-        submitted = client.post(
-            "/api/v1/solutions/", {"verifier": verifier_id, "text": _solution_text(100_000 + i)}
+        record = _submit_and_wait(
+            client, verifier_id, _solution_text(100_000 + i), timeout_s, wait_by
         )
-        latencies.append(_server_latency_s(_wait(client, submitted, timeout_s, poll=poll)))
+        latencies.append(_server_latency_s(record))
     return {"submit_to_verdict": _percentiles(latencies)}
 
 
@@ -324,10 +353,16 @@ def main() -> None:
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn --workers")
     parser.add_argument("--web-threads", type=int, default=8, help="gunicorn --threads")
     parser.add_argument(
-        "--poll", action="store_true", help="poll the status resource instead of ?wait="
+        "--wait-by",
+        choices=WAIT_BY,
+        default="submit",
+        help="submit: POST ?wait=30 (one request); get: POST, then GET ?wait=30; poll: POST, "
+        "then poll the status resource",
     )
+    parser.add_argument("--poll", action="store_true", help="the same as --wait-by poll")
     parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/pipeline")
     args = parser.parse_args()
+    wait_by = "poll" if args.poll else args.wait_by
     if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
         parser.error("set DATABASE_URL and REDIS_URL (make bench does)")
 
@@ -337,7 +372,7 @@ def main() -> None:
         "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
         "judge_core_same_run": core,
         "web": {"workers": args.web_workers, "threads": args.web_threads},
-        "clients_wait_by": "polling every 0.25 s" if args.poll else "?wait=30",
+        "clients_wait_by": WAIT_BY[wait_by],
     }
     started = time.monotonic()
     with production_stack(
@@ -356,17 +391,15 @@ def main() -> None:
         problem = find_demo_problem(clients[0], "demo-factor-391")
         verifier_id = int(open_verifier(problem)["id"])
         # The first verdict of the fresh stack (the worker's warm-up, or its absence).
-        first = clients[0].post("/api/v1/solutions/", {"verifier": verifier_id, "text": "17 23\n"})
-        report["first_verdict_s"] = round(
-            _server_latency_s(_wait(clients[0], first, args.timeout_s, poll=args.poll)), 3
-        )
+        first = _submit_and_wait(clients[0], verifier_id, "17 23\n", args.timeout_s, wait_by)
+        report["first_verdict_s"] = round(_server_latency_s(first), 3)
         report["single_client_sequential"] = _single(
-            clients[0], verifier_id, args.single, args.timeout_s, args.poll
+            clients[0], verifier_id, args.single, args.timeout_s, wait_by
         )
         roots = {role: process.pid for role, process in stack.processes.items()}
         roots.update(_servers())
         report["burst"] = _burst(
-            clients, verifier_id, args.solutions, args.timeout_s, roots, args.poll
+            clients, verifier_id, args.solutions, args.timeout_s, roots, wait_by
         )
     burst_rate = report["burst"]["verdicts_per_s"]
     report["end_to_end_share_of_core"] = round(burst_rate / core["verdicts_per_s"], 3)

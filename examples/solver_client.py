@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A FormalMarket solver in one file, standard library only: copy it and adapt it.
 
-It fetches a demo problem (Python or Lean), submits your solution, waits for the verdict
-(the server holds the request until the verdict: ?wait=), and, when ACCEPTED, lists an ask
-for it (by default at the best bid, so on a demo problem it sells to the practice bot at
-once).
+It fetches a demo problem (Python or Lean), submits your solution and gets its verdict in the
+same request (the server holds the answer until the verdict: ?wait=), and, when ACCEPTED,
+lists an ask for it (by default at the best bid, so on a demo problem it sells to the
+practice bot at once).
 
     python examples/solver_client.py --base-url http://127.0.0.1:8000 \\
         --username alice --password '...' --problem demo-factor-391 --solution '17 23'
@@ -171,18 +171,29 @@ def open_verifier(problem: dict[str, Any]) -> dict[str, Any]:
     raise SystemExit(f"problem {problem['slug']!r} takes no submissions right now")
 
 
-def submit(client: Client, verifier_id: int, text: str) -> dict[str, Any]:
-    """POST the solution: 202 Accepted with its URL in Location; judging is asynchronous."""
-    return dict(client.post("/api/v1/solutions/", {"verifier": verifier_id, "text": text}))
+def submit(client: Client, verifier_id: int, text: str, wait_s: float = 0.0) -> dict[str, Any]:
+    """POST the solution: 202 Accepted with its URL in Location; judging is asynchronous.
+    With ``wait_s`` the server holds the answer until the verdict (``?wait=``, up to 20 s
+    here): one request, answered judged, or still pending (then :func:`wait_for_verdict`)."""
+    held_s = round(min(20.0, wait_s), 3)
+    path = f"/api/v1/solutions/?wait={held_s}" if held_s > 0 else "/api/v1/solutions/"
+    return dict(client.post(path, {"verifier": verifier_id, "text": text}))
 
 
-def wait_for_verdict(client: Client, solution: dict[str, Any], timeout_s: float = 120.0) -> Any:
+def wait_for_verdict(
+    client: Client,
+    solution: dict[str, Any],
+    timeout_s: float = 120.0,
+    *,
+    started: float | None = None,
+) -> Any:
     """Ask the small status resource to hold the answer until the verdict (``?wait=``, up to
     20 s a request); a server that answers at once is polled with If-None-Match (unchanged
-    answers are 304, no body)."""
+    answers are 304, no body). ``timeout_s`` counts from ``started`` (``time.monotonic()``;
+    default: now)."""
     url = solution["url"].rstrip("/") + "/status/"
     etag, state, delay = None, None, 0.5
-    deadline = time.monotonic() + timeout_s
+    deadline = (time.monotonic() if started is None else started) + timeout_s
     while (remaining := deadline - time.monotonic()) > 0:
         held_s = round(min(20.0, remaining), 3)
         headers = {"If-None-Match": etag} if etag else {}
@@ -278,9 +289,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{problem['currency']})"
         )
         print(f"  solution format: {verifier['active_version']['solution_format']}")
-        solution = submit(client, verifier["id"], text)
+        started = time.monotonic()
+        # Held by the server until the verdict: usually the only request.
+        solution = submit(client, verifier["id"], text, wait_s=args.timeout_s)
         print(f"submitted solution {solution['id']}: {solution['url']}")
-        verdict = wait_for_verdict(client, solution, args.timeout_s)
+        if solution["status"] in ("accepted", "rejected"):
+            verdict = solution
+        else:
+            verdict = wait_for_verdict(client, solution, args.timeout_s, started=started)
         seed = verdict["verdict"]["seed"]
         print(
             f"verdict: {verdict['verdict']['verdict']} {verdict['verdict']['reason'] or ''}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, overload
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -38,6 +38,24 @@ def _solution_etag(solution: Solution, user_id: int) -> str:
     return '"sol-' + hashlib.sha256(state.encode()).hexdigest()[:24] + '"'
 
 
+# Both solution reads take ``?wait``; the parameter's own text is the serializer's help_text.
+WAIT_DESCRIPTION = (
+    f"`?wait=<seconds>` (at most {MAX_WAIT_S}) holds the answer until the verdict instead of "
+    "polling: it returns as soon as the solution is accepted or rejected, or with its pending "
+    "state when the time is up (a server without a free slot answers at once)."
+)
+SUBMIT_WAIT_DESCRIPTION = (
+    f"With `?wait=<seconds>` (at most {MAX_WAIT_S}) the submission is committed and queued, "
+    "then the answer is held until the verdict, as on `GET /solutions/{id}/?wait=`: the body "
+    "is the solution with its verdict, or its pending state when the time is up. A replay "
+    "(the same text, or the same Idempotency-Key) waits the same way. One request per verdict."
+)
+
+
+# What a waited submission keeps of the submission's own answer (its body and ETag are new).
+_KEPT_HEADERS = ("Location", "Idempotent-Replayed")
+
+
 class SolutionListView(ListView):
     @extend_schema(
         parameters=[s.SolutionFilterSerializer],
@@ -56,11 +74,30 @@ class SolutionListView(ListView):
             "application/json": s.SolutionCreateSerializer,
             "multipart/form-data": s.SolutionCreateSerializer,
         },
+        parameters=[s.SolutionWaitSerializer],
         responses={202: s.SolutionSerializer},
         summary="Submit a solution (text or file, at most 64 KB); judged asynchronously",
+        description=SUBMIT_WAIT_DESCRIPTION,
     )
-    @idempotent
     def post(self, request: Request) -> Response:
+        wait_s = _wait_s(request)  # a bad wait is refused before anything is submitted
+        response = self._submit(request)
+        if wait_s <= 0 or response.status_code != status.HTTP_202_ACCEPTED:
+            return response
+        # The submission is committed and its task enqueued (the Idempotency-Key's
+        # transaction, if any, has ended): only now wait, outside any transaction. A replay
+        # waits the same way; the key stores the answer the submission gave at once.
+        pk = int(response.data["id"])
+        solution = _read_when_judged(request, pk, wait_s, known_status=response.data["status"])
+        if solution is None:
+            return response
+        body = solution_body(solution, request=request)
+        headers = {h: response[h] for h in _KEPT_HEADERS if response.has_header(h)}
+        headers["ETag"] = _solution_etag(solution, request.user.pk)
+        return Response(body, status=response.status_code, headers=headers)
+
+    @idempotent
+    def _submit(self, request: Request) -> Response:
         data = parse_body(s.SolutionCreateSerializer, request)
         verifier, version = verifier_access.access_verifier_to_submit(
             user=request.user, verifier_id=data["verifier"]
@@ -78,12 +115,36 @@ class SolutionListView(ListView):
         )
 
 
-# Both solution reads take ``?wait``; the parameter's own text is the serializer's help_text.
-WAIT_DESCRIPTION = (
-    f"`?wait=<seconds>` (at most {MAX_WAIT_S}) holds the answer until the verdict instead of "
-    "polling: it returns as soon as the solution is accepted or rejected, or with its pending "
-    "state when the time is up (a server without a free slot answers at once)."
-)
+def _wait_s(request: Request) -> float:
+    return float(_params(s.SolutionWaitSerializer, request).get("wait", 0))
+
+
+@overload
+def _read_when_judged(request: Request, pk: int, wait_s: float) -> Solution: ...
+@overload
+def _read_when_judged(
+    request: Request, pk: int, wait_s: float, *, known_status: str
+) -> Solution | None: ...
+def _read_when_judged(
+    request: Request, pk: int, wait_s: float, *, known_status: str | None = None
+) -> Solution | None:
+    """The caller's solution ``pk``, read once it is judged or ``wait_s`` is up.
+
+    The wait registers before the first read (market/verdict_waits.py): a verdict committed
+    before that read is read, one committed after it is heard. Each read is the access check
+    and the verdict in one query. Given ``known_status``, the state the caller already holds (fresh
+    from its submission): None when that state is not waited on (final, or no wait slot), so
+    the caller's answer stands without a read.
+    """
+    multithreaded = bool(request.META.get("wsgi.multithread", False))
+    with waiting_for_verdict(solution_id=pk, wait_s=wait_s, multithreaded=multithreaded) as wait:
+        if known_status is not None and not wait.pending(known_status):
+            return None
+        solution = access.access_solution(user=request.user, solution_id=pk)
+        while wait.pending(solution.status):
+            wait.block()
+            solution = access.access_solution(user=request.user, solution_id=pk)
+    return solution
 
 
 def _solution_response(
@@ -91,17 +152,10 @@ def _solution_response(
 ) -> Response:
     """One of the caller's solutions, rendered by ``render``, or 304 when its ETag matches.
 
-    With ``?wait=<s>`` the answer waits until the solution is judged or the time is up
-    (market/verdict_waits.py); the ETag is then that of the state it answers with. Each read
-    is the access check and the verdict in one query.
+    With ``?wait=<s>`` the answer waits until the solution is judged or the time is up; the
+    ETag is then that of the state it answers with.
     """
-    wait_s = float(_params(s.SolutionWaitSerializer, request).get("wait", 0))
-    multithreaded = bool(request.META.get("wsgi.multithread", False))
-    with waiting_for_verdict(solution_id=pk, wait_s=wait_s, multithreaded=multithreaded) as wait:
-        solution = access.access_solution(user=request.user, solution_id=pk)
-        while wait.pending(solution.status):
-            wait.block()
-            solution = access.access_solution(user=request.user, solution_id=pk)
+    solution = _read_when_judged(request, pk, _wait_s(request))
     etag = _solution_etag(solution, request.user.pk)
     if (not_modified := _not_modified(request, etag)) is not None:
         return not_modified

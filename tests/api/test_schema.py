@@ -52,6 +52,10 @@ def test_schema_and_docs_are_served_with_local_assets(world):
     assert "/api/v1/orders/" in paths and "/api/v1/author/verifiers/{id}/dry-runs/" in paths
     post = paths["/api/v1/orders/"]["post"]
     assert any(p["name"] == "Idempotency-Key" for p in post["parameters"])
+    submit = paths["/api/v1/solutions/"]["post"]
+    [wait] = [p for p in submit["parameters"] if p["name"] == "wait"]
+    assert (wait["in"], wait["schema"]["maximum"]) == ("query", 30)
+    assert "until the verdict" in submit["description"]
     assert post["responses"]["422"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Error"
     }

@@ -1,7 +1,8 @@
 """Statements per verdict, end to end: the submission, the judge task, the held read (issue 29).
 
-A verdict costs a client two requests (``POST /api/v1/solutions/`` with an Idempotency-Key,
-then ``GET <solution>?wait=30``) and the judge worker one task. Each statement is a round
+A verdict costs a client one request (``POST /api/v1/solutions/?wait=30`` with an
+Idempotency-Key; before, the submission and then ``GET <solution>?wait=30``) and the judge
+worker one task. Each statement is a round
 trip and its ORM and psycopg work on both sides, so the budget is counted here:
 
 - the submission: the token, the key's insert, the verifier's access check with its active
@@ -10,6 +11,9 @@ trip and its ORM and psycopg work on both sides, so the budget is counted here:
   is answered from the row it inserted, not re-read, and its body is the later read's.
 - the held read: the token and one query (the access check with the verdict) per read: 2 when
   the verdict is there, 3 when the request was woken by it (were 3 and 4).
+- the waited submission: the submission's 5, then one read per wake-up as the held read, with
+  no second token: 7 when woken by its verdict, none more than the submission when the text was
+  judged already.
 - the task: the claim (one UPDATE ... RETURNING with the verifier version), then the verdict's
   transaction: the status (one UPDATE ... RETURNING what the record and its event need), the
   record, the event with the webhook look-up: 4 (were 7).
@@ -18,8 +22,10 @@ Connection health checks (``SELECT 1``, once per request or task) are not counte
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.db import connection
@@ -58,15 +64,48 @@ def _show(sql: list[str]) -> str:
     return "\n".join(statement[:120] for statement in sql)
 
 
-def _submit(client, verifier_id: int, text: str):
+def _listener_connected() -> None:
+    """Start this process's listener and see it connected: a (re)connecting listener wakes
+    every waiter to read again, which would be a read more than a long-lived one costs."""
+    from market import verdict_waits
+
+    probe = verdict_waits._listener.register(0)
+    try:
+        assert probe.wait(scaled(30)), "the verdict listener did not connect"
+    finally:
+        verdict_waits._listener.unregister(0, probe)
+
+
+@contextlib.contextmanager
+def _judged_once_held(solution_id: Callable[[], int]) -> Iterator[None]:
+    """Record a verdict on ``solution_id()`` from another thread once a request is held."""
+    from market import verdict_waits
+
+    def judge_once_held() -> None:
+        try:
+            wait_until(lambda: verdict_waits._listener._busy == 1, "the request held", timeout=10)
+            record_verdict(solution_id=solution_id(), verdict=REJECTED)
+        finally:
+            connection.close()  # this thread's connection: the test database is dropped later
+
+    judge = threading.Thread(target=judge_once_held)
+    judge.start()
+    try:
+        yield
+    finally:
+        judge.join(timeout=scaled(MAX_WAIT_S))
+
+
+def _submit(client, verifier_id: int, text: str, query: str = "", **extra):
     # A token's last use is stamped at most once a minute: stamp it before counting.
     assert client.get("/api/v1/me/").status_code == 200
     with CaptureQueriesContext(connection) as captured:
         response = client.post(
-            "/api/v1/solutions/",
+            f"/api/v1/solutions/{query}",
             {"verifier": verifier_id, "text": text},
             format="json",
             HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+            **extra,
         )
     return response, _sql(captured), _control(captured)
 
@@ -126,34 +165,50 @@ def test_a_read_woken_by_its_verdict_reads_the_solution_twice():
     solution = SolutionFactory()
     client = client_for(solution.solver)
     assert client.get("/api/v1/me/").status_code == 200
-    from market import verdict_waits
+    _listener_connected()
 
-    # Start this process's listener and see it connected: a (re)connecting listener wakes
-    # every waiter to read again, which would be a read more than a long-lived one costs.
-    probe = verdict_waits._listener.register(0)
-    try:
-        assert probe.wait(scaled(30)), "the verdict listener did not connect"
-    finally:
-        verdict_waits._listener.unregister(0, probe)
-
-    def judge_once_held() -> None:
-        try:
-            wait_until(lambda: verdict_waits._listener._busy == 1, "the request held", timeout=10)
-            record_verdict(solution_id=solution.pk, verdict=REJECTED)
-        finally:
-            connection.close()  # this thread's connection: the test database is dropped later
-
-    judge = threading.Thread(target=judge_once_held)
-    judge.start()
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(f"/api/v1/solutions/{solution.pk}/?wait={MAX_WAIT_S}", **THREADED)
-    judge.join(timeout=scaled(MAX_WAIT_S))
+    with _judged_once_held(lambda: solution.pk):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"/api/v1/solutions/{solution.pk}/?wait={MAX_WAIT_S}", **THREADED)
 
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "rejected"
     sql = _sql(captured)
     assert len(sql) == 3, _show(sql)
     assert all("market_verdictrecord" in s for s in sql[1:])  # each read has the verdict
+
+
+def test_a_waited_submission_woken_by_its_verdict_is_the_submission_and_two_reads(world):
+    client = world.clients["other_solver"]
+    _listener_connected()
+    submitted = lambda: Solution.objects.get(solver=world.other_solver).pk  # noqa: E731
+
+    with _judged_once_held(submitted):
+        response, sql, control = _submit(
+            client, world.verifier.pk, "yes, waited", f"?wait={MAX_WAIT_S}", **THREADED
+        )
+
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "rejected"
+    # The submission's five, then, with no second token: the read after registering (still
+    # pending) and the read once woken, each with the verdict.
+    assert len(sql) == 7, _show(sql)
+    assert all("market_verdictrecord" in s for s in sql[5:])
+    # The key's transaction ended before the wait: nothing waits inside a transaction.
+    assert control == ["BEGIN", "SAVEPOINT", "RELEASE", "COMMIT"]
+
+
+def test_a_waited_submission_of_a_judged_text_is_answered_from_the_submission(world):
+    client = world.clients["solver"]  # the world's accepted solution is the solver's "yes"
+
+    response, sql, _ = _submit(client, world.verifier.pk, "yes", f"?wait={MAX_WAIT_S}", **THREADED)
+
+    assert response.status_code == 202, response.content
+    assert (response.json()["id"], response.json()["status"]) == (world.solution.pk, "accepted")
+    # The submission of a text it has: the insert finds it and reads it (6, one more than a
+    # new text). Judged already, it is answered from that read: no wait, no read of its own.
+    assert len(sql) == 6, _show(sql)
+    assert len([s for s in sql if s.startswith('SELECT "market_solution"')]) == 1
 
 
 def test_the_judge_task_costs_four_statements_and_records_one_verdict():

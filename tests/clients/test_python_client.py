@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from formalmarket_client import (
     AuthenticationError,
@@ -11,6 +13,7 @@ from formalmarket_client import (
     Money,
     NotFound,
 )
+from formalmarket_client.http import Response
 
 from activity.models import EventKind
 from market.api.models import ApiToken
@@ -20,6 +23,19 @@ from market.services.orders import fee_for
 from tests.clients.conftest import PASSWORD, RIGHT, WRONG
 from tests.market.helpers import assert_ledger_invariants
 from tests.waiting import scaled
+
+
+def _record_requests(fm: FormalMarketClient) -> list[tuple[str, str]]:
+    """The (method, path) of each API call ``fm`` makes from now on (retries are one)."""
+    sent: list[tuple[str, str]] = []
+    request = fm.http.request
+
+    def recorded(method: str, path: str, *args: Any, **kwargs: Any) -> Response:
+        sent.append((method, path))
+        return request(method, path, *args, **kwargs)
+
+    fm.http.request = recorded  # type: ignore[method-assign]
+    return sent
 
 
 @pytest.mark.django_db(transaction=True)
@@ -38,8 +54,12 @@ def test_the_client_solves_lists_and_sells_a_demo_problem(
     assert (verdict.verdict, verdict.is_accepted) == ("REJECTED", False)
     assert verdict.reason and verdict.seed is not None
 
-    right = fm.submit("demo-factor-391", RIGHT)
-    assert fm.submit(problem, RIGHT).id == right.id  # the same text: the same solution
+    # Submitted and held until the verdict: one request (the worker is warm by now).
+    sent = _record_requests(fm)
+    right = fm.submit(problem, RIGHT, wait_s=scaled(60))
+    assert sent == [("POST", "/api/v1/solutions/?wait=25.0")]
+    assert (right.status, right.verdict and right.verdict.is_accepted) == ("accepted", True)
+    assert fm.submit("demo-factor-391", RIGHT).id == right.id  # the same text: the same solution
     assert fm.wait(right, timeout=scaled(60)).is_accepted
 
     mine = fm.my_solutions(problem=problem.id)

@@ -2,7 +2,7 @@
 
 from formalmarket_client import FormalMarketClient
 fm = FormalMarketClient("http://127.0.0.1:8000", token="fm_...")
-solution = fm.submit("demo-factor-391", "17 23")
+solution = fm.submit("demo-factor-391", "17 23", wait_s=25)  # held until the verdict
 verdict = fm.wait(solution, timeout=60)
 """
 

@@ -177,9 +177,21 @@ class FormalMarketClient:
 
     # --- solutions --------------------------------------------------------------------------
 
-    def submit(self, problem: ProblemRef, text: str, *, verifier: int | None = None) -> Solution:
+    def submit(
+        self,
+        problem: ProblemRef,
+        text: str,
+        *,
+        verifier: int | None = None,
+        wait_s: float = 0.0,
+    ) -> Solution:
         """Submit ``text`` to the problem's verifier (the only one, or ``verifier``); judged
-        asynchronously: call :meth:`wait`. The same text again returns the same solution."""
+        asynchronously. With ``wait_s`` the server holds the answer until the verdict (up to
+        25 s of it, ``?wait=``): one request, and the solution comes with its verdict, or still
+        pending (a server without a free slot answers at once): then call :meth:`wait`.
+        The same text again returns the same solution."""
+        if not wait_s >= 0:
+            raise ValueError(f"wait_s must be 0 or more seconds, not {wait_s!r}")
         if verifier is None:
             resolved = problem if isinstance(problem, Problem) else self.problem(problem)
             open_verifiers = [v for v in resolved.verifiers if v.version_id is not None]
@@ -190,7 +202,17 @@ class FormalMarketClient:
                 )
             verifier = open_verifiers[0].id
         body = {"verifier": verifier, "text": text}
-        return Solution.from_api(self.http.request("POST", "/api/v1/solutions/", body).body)
+        held_s = round(min(HELD_S, wait_s), 3)
+        if held_s <= 0:
+            return Solution.from_api(self.http.request("POST", "/api/v1/solutions/", body).body)
+        # A retry after a timeout keeps the Idempotency-Key: a replay, which waits the same way.
+        answer = self.http.request(
+            "POST",
+            f"/api/v1/solutions/?wait={held_s}",
+            body,
+            timeout_s=held_s + self.http.timeout_s,
+        )
+        return Solution.from_api(answer.body)
 
     def solution(self, solution: SolutionRef) -> Solution:
         return Solution.from_api(

@@ -12,6 +12,7 @@ import argparse
 import importlib.metadata
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -148,13 +149,17 @@ def build_server(
             raise ToolError("wait_s: 0 to 600 seconds")
 
         def run(c: FormalMarketClient) -> dict[str, Any]:
-            solution = c.submit(problem_ref(problem), text, verifier=verifier_id)
-            if wait_s > 0 and not solution.is_judged:
-                try:
-                    c.wait(solution, timeout=wait_s)
-                except FormalMarketError as exc:
-                    if type(exc).__name__ != "VerdictTimeout":
-                        raise
+            deadline = time.monotonic() + wait_s
+            # Held by the server until the verdict: usually the only request.
+            solution = c.submit(problem_ref(problem), text, verifier=verifier_id, wait_s=wait_s)
+            remaining_s = deadline - time.monotonic()
+            if solution.is_judged or remaining_s <= 0:
+                return shapes.solution(solution)
+            try:
+                c.wait(solution, timeout=remaining_s)
+            except FormalMarketError as exc:
+                if type(exc).__name__ != "VerdictTimeout":
+                    raise
             return shapes.solution(c.solution(solution.id))
 
         return call(run)
