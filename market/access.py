@@ -7,11 +7,16 @@ Verifiers and dry runs are fetched through ``verifiers.access``.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, OuterRef, Q
+import functools
+from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection
+from django.db.models import Q
+
+from domain.rows import column_list, instance_from_row, instance_with_related
 from market.exceptions import NotFound
-from market.models import Entitlement, Order, Problem, ProblemStatus, Solution
+from market.models import Entitlement, Order, Problem, ProblemStatus, Solution, VerdictRecord
 
 PUBLIC_PROBLEM_STATUSES = (ProblemStatus.PUBLISHED, ProblemStatus.RETIRED)
 
@@ -50,16 +55,52 @@ def access_solution(*, user: User | None, solution_id: int) -> Solution:
     uid = _user_id(user)
     if uid is None:
         raise NotFound("no such solution")
-    # EXISTS rather than a join on entitlements: no DISTINCT over the text and the verdict.
-    entitled = Entitlement.objects.filter(solution_id=OuterRef("pk"), user_id=uid)
-    solution = (
-        Solution.objects.select_related("verdict", "verifier_version")
-        .filter(Q(solver_id=uid) | Exists(entitled), pk=solution_id)
-        .first()
-    )
-    if solution is None:
+    sql, solution_fields, version_fields, verdict_fields = _solution_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [solution_id, uid, uid])
+        row = cursor.fetchone()
+    if row is None:
         raise NotFound("no such solution")
+    solution = instance_with_related(
+        Solution, solution_fields, row, "verifier_version", version_fields
+    )
+    verdict_row = row[len(solution_fields) + len(version_fields) :]
+    record = None
+    if verdict_row[0] is not None:  # the record's id: None when the LEFT JOIN found none
+        record = instance_from_row(VerdictRecord, verdict_fields, verdict_row)
+        VerdictRecord.solution.field.set_cached_value(record, solution)
+    Solution.verdict.related.set_cached_value(solution, record)  # type: ignore[attr-defined]
     return solution
+
+
+@functools.cache
+def _solution_query() -> tuple[str, list[Any], list[Any], list[Any]]:
+    """:func:`access_solution`'s SQL and the fields of its three parts, built once per process.
+
+    Each solution read (a held ``?wait`` reads once or twice per verdict) compiled the same
+    select_related query with its EXISTS, ~0.9 ms of CPU (issue 29); this is that query.
+    EXISTS rather than a join on entitlements: no DISTINCT over the text and the verdict.
+    """
+    quote = connection.ops.quote_name
+    version_key: Any = Solution._meta.get_field("verifier_version")
+    version_meta = version_key.related_model._meta
+    solution_fields = list(Solution._meta.concrete_fields)
+    version_fields = list(version_meta.concrete_fields)
+    verdict_fields = list(VerdictRecord._meta.concrete_fields)
+    verdict_key = VerdictRecord._meta.get_field("solution").column
+    entitlement = Entitlement._meta
+    sql = (
+        f"SELECT {column_list(solution_fields, 's')}, {column_list(version_fields, 'v')},"  # noqa: S608 - names from the models
+        f" {column_list(verdict_fields, 'r')}"
+        f" FROM {quote(Solution._meta.db_table)} s"
+        f" JOIN {quote(version_meta.db_table)} v"
+        f" ON v.{quote(version_meta.pk.column)} = s.{quote(version_key.column)}"
+        f" LEFT JOIN {quote(VerdictRecord._meta.db_table)} r ON r.{quote(verdict_key)} = s.id"
+        " WHERE s.id = %s AND (s.solver_id = %s OR EXISTS ("
+        f"SELECT 1 FROM {quote(entitlement.db_table)} e"
+        " WHERE e.solution_id = s.id AND e.user_id = %s))"
+    )
+    return sql, solution_fields, version_fields, verdict_fields
 
 
 def access_own_solution(*, user: User | None, solution_id: int) -> Solution:

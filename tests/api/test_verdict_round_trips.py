@@ -248,19 +248,23 @@ def test_the_judge_task_costs_four_statements_and_records_one_verdict():
 
 
 def _serialized(solution: Solution, user) -> tuple[dict, dict]:
-    """The hand-built body and the serializer's, for one reader."""
+    """The hand-built body of the solution as the API reads it (``access_solution``'s own SQL)
+    and the serializer's of the ORM's instance, for one reader."""
     from rest_framework.request import Request
     from rest_framework.test import APIRequestFactory
 
+    from market.access import access_solution
     from market.api.serializers import SolutionSerializer
     from market.api.solution_bodies import solution_body
 
     request = Request(APIRequestFactory().get("/", HTTP_X_FORWARDED_PROTO="https"))
     request.user = user
     context = {"request": request, "include_text": True}
-    return solution_body(solution, request=request), dict(
-        SolutionSerializer(solution, context=context).data
-    )
+    with CaptureQueriesContext(connection) as reads:
+        read = access_solution(user=user, solution_id=solution.pk)
+        built = solution_body(read, request=request)
+    assert len(reads.captured_queries) == 1  # the version and the verdict came with it
+    return built, dict(SolutionSerializer(solution, context=context).data)
 
 
 def test_the_hand_built_body_is_the_serializers_for_every_state(world):
