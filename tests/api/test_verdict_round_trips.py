@@ -107,7 +107,9 @@ def _submit(client, verifier_id: int, text: str, query: str = "", **extra):
             HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
             **extra,
         )
-    return response, _sql(captured), _control(captured)
+    # The statements in order, each by its first word (transaction control included).
+    order = [q["sql"].split(" ")[0] for q in captured.captured_queries]
+    return response, _sql(captured), _control(captured), order
 
 
 def _detail(client, solution_id: int) -> dict:
@@ -119,7 +121,7 @@ def _detail(client, solution_id: int) -> dict:
 def test_a_submission_costs_five_statements_and_answers_what_a_read_answers(world):
     client = world.clients["other_solver"]
 
-    response, sql, control = _submit(client, world.verifier.pk, "yes, and a new text")
+    response, sql, control, _ = _submit(client, world.verifier.pk, "yes, and a new text")
 
     assert response.status_code == 202, response.content
     body = response.json()
@@ -137,7 +139,7 @@ def test_a_submission_costs_five_statements_and_answers_what_a_read_answers(worl
 def test_submitting_a_judged_text_again_answers_the_first_solution_with_its_verdict(world):
     client = world.clients["solver"]  # the world's accepted solution is the solver's "yes"
 
-    response, _, _ = _submit(client, world.verifier.pk, "yes")
+    response, _, _, _ = _submit(client, world.verifier.pk, "yes")
 
     assert response.status_code == 202, response.content
     body = response.json()
@@ -184,7 +186,7 @@ def test_a_waited_submission_woken_by_its_verdict_is_the_submission_and_two_read
     submitted = lambda: Solution.objects.get(solver=world.other_solver).pk  # noqa: E731
 
     with _judged_once_held(submitted):
-        response, sql, control = _submit(
+        response, sql, control, order = _submit(
             client, world.verifier.pk, "yes, waited", f"?wait={MAX_WAIT_S}", **THREADED
         )
 
@@ -194,14 +196,18 @@ def test_a_waited_submission_woken_by_its_verdict_is_the_submission_and_two_read
     # pending) and the read once woken, each with the verdict.
     assert len(sql) == 7, _show(sql)
     assert all("market_verdictrecord" in s for s in sql[5:])
-    # The key's transaction ended before the wait: nothing waits inside a transaction.
+    # The key's transaction ended before the wait: both reads come after its COMMIT, in
+    # autocommit, so nothing waits inside a transaction.
     assert control == ["BEGIN", "SAVEPOINT", "RELEASE", "COMMIT"]
+    assert order[-3:] == ["COMMIT", "SELECT", "SELECT"]
 
 
 def test_a_waited_submission_of_a_judged_text_is_answered_from_the_submission(world):
     client = world.clients["solver"]  # the world's accepted solution is the solver's "yes"
 
-    response, sql, _ = _submit(client, world.verifier.pk, "yes", f"?wait={MAX_WAIT_S}", **THREADED)
+    response, sql, _, _ = _submit(
+        client, world.verifier.pk, "yes", f"?wait={MAX_WAIT_S}", **THREADED
+    )
 
     assert response.status_code == 202, response.content
     assert (response.json()["id"], response.json()["status"]) == (world.solution.pk, "accepted")
