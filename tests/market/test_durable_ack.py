@@ -22,7 +22,8 @@ from market.engine_sql import file_definitions
 from market.exceptions import ClientOrderIdReused, InsufficientFunds, OrderNotOpen
 from market.models import Order, OrderStatus, Trade
 from market.money import Currency
-from market.services.orders import _ENGINE_SQL, DEBT_CURRENCY, cancel_order, place_ask, place_bid
+from market.services.engine_calls import ENGINE_SQL
+from market.services.orders import DEBT_CURRENCY, cancel_order, place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
 from tests.waiting import scaled, wait_until
@@ -58,7 +59,7 @@ def _place_params(owner, problem, price_minor: int, side: str = "bid", solution=
 def test_on_an_idle_book_the_placement_commits_synchronously():
     market = Market()
     assert connection.get_autocommit() and not connection.in_atomic_block
-    sql = _ENGINE_SQL["engine.place_order"][1]
+    sql = ENGINE_SQL["engine.place_order"][1]
     # plans made: nothing delays a call
     _server(sql, _place_params(funded(1_000), market.problem, 200))
 
@@ -116,11 +117,11 @@ def test_on_a_busy_book_the_answer_comes_after_the_wal_is_flushed_past_the_commi
     (before,) = _server("SELECT pg_current_wal_insert_lsn()")
     if call == "place":
         sql, params = (  # another buyer: one open bid per buyer and problem
-            _ENGINE_SQL["engine.place_order"][1],
+            ENGINE_SQL["engine.place_order"][1],
             _place_params(funded(10_000), market.problem, 300),
         )
     else:
-        sql = _ENGINE_SQL["engine.cancel_order"][1]
+        sql = ENGINE_SQL["engine.cancel_order"][1]
         params = [buyer.pk, resting.pk, str(DEBT_CURRENCY), "test-token"]
     result: dict[str, object] = {}
     database = _connection_params()
@@ -213,7 +214,7 @@ def test_the_procedures_cannot_run_inside_a_callers_transaction():
     buyer = funded(10_000)
     with pytest.raises(DatabaseError, match="invalid transaction termination"):
         with transaction.atomic():
-            _server(_ENGINE_SQL["engine.place_order"][1], _place_params(buyer, market.problem, 5))
+            _server(ENGINE_SQL["engine.place_order"][1], _place_params(buyer, market.problem, 5))
     assert not Order.objects.filter(owner=buyer).exists()
     with transaction.atomic():
         order = place_bid(buyer=buyer, problem=market.problem, price=demo(5), quantity=1)
