@@ -83,3 +83,22 @@ def mark_inserted(instance: models.Model, pk: object) -> None:
     instance.pk = pk
     instance._state.adding = False
     instance._state.db = connection.alias
+
+
+def inner_join_key(model: type[models.Model], name: str) -> models.ForeignKey[Any, Any]:
+    """``model``'s foreign key ``name``, checked fit for an inner join after a data-modifying
+    CTE: NOT NULL and to the other table's primary key.
+
+    Such a CTE always runs: with a NULL key the UPDATE would happen and the SELECT return no
+    row, which its caller reads as "nothing changed"; a key to another column would join the
+    wrong row. TypeError otherwise.
+    """
+    key = model._meta.get_field(name)
+    if (
+        not isinstance(key, models.ForeignKey)
+        or key.null
+        or not key.related_model
+        or not key.target_field.primary_key
+    ):
+        raise TypeError(f"{model.__name__}.{name}: not a NOT NULL key to a primary key")
+    return key

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -12,7 +14,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from activity.services.events import record_verdict_event
-from domain.rows import column_list, insert_values, instance_with_related, mark_inserted
+from domain.rows import (
+    column_list,
+    inner_join_key,
+    insert_values,
+    instance_with_related,
+    mark_inserted,
+)
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
 from market.models import Problem, ProblemStatus, Solution, SolutionStatus, VerdictRecord
@@ -274,15 +282,21 @@ def record_verdict(*, solution_id: int, verdict: Verdict) -> Solution:
 _EVENT_PROBLEM_FIELDS = ("id", "title", "slug")
 
 
-def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | None:
-    """Turn a not yet judged solution final; return it (its problem's title and slug loaded)
-    and whether its verifier's source is public, or None if it was judged already.
+@functools.cache
+def _mark_judged_sql() -> tuple[str, list[Any], list[Any]]:
+    """``_mark_judged``'s statement, built once from the models, with the solution's and the
+    problem's fields in the order it returns them.
 
-    One statement (issue 29: a locking read, then the update): the UPDATE takes the row lock,
-    and a concurrent recorder's commit makes its WHERE false on the re-checked row.
-    Precondition: inside the transaction that writes the verdict record.
+    Its joins are inner joins after the UPDATE: each key is checked NOT NULL and to a primary
+    key (``inner_join_key``), or a judged solution could come back as "judged already".
     """
     quote = connection.ops.quote_name
+    for model, key in (
+        (Solution, "problem"),
+        (Solution, "verifier_version"),
+        (VerifierVersion, "verifier"),
+    ):
+        inner_join_key(model, key)
     fields = list(Solution._meta.concrete_fields)
     problem_fields = [Problem._meta.get_field(name) for name in _EVENT_PROBLEM_FIELDS]
     sql = (
@@ -299,6 +313,18 @@ def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | No
         " ON version.id = judged.verifier_version_id"
         f" JOIN {quote(Verifier._meta.db_table)} verifier ON verifier.id = version.verifier_id"
     )
+    return sql, fields, problem_fields
+
+
+def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | None:
+    """Turn a not yet judged solution final; return it (its problem's title and slug loaded)
+    and whether its verifier's source is public, or None if it was judged already.
+
+    One statement (issue 29: a locking read, then the update): the UPDATE takes the row lock,
+    and a concurrent recorder's commit makes its WHERE false on the re-checked row.
+    Precondition: inside the transaction that writes the verdict record.
+    """
+    sql, fields, problem_fields = _mark_judged_sql()
     params = {
         "pk": solution_id,
         "status": status,

@@ -23,8 +23,10 @@ import pytest
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
+from domain.rows import inner_join_key
 from judge.verdict import Outcome, Reason, Verdict
 from market.models import Order, Solution, SolutionStatus, VerdictRecord
+from market.services import solutions
 from market.services.solutions import claim_solution, record_verdict
 from tests.factories import SolutionFactory
 from tests.waiting import wait_until
@@ -169,3 +171,25 @@ def test_a_claim_refuses_to_join_a_nullable_key_before_it_claims_anything():
             related="solution",
         )
     assert captured.captured_queries == []
+
+
+def test_inner_join_keys_are_not_null_keys_to_a_primary_key():
+    assert inner_join_key(Solution, "problem").column == "problem_id"
+    with pytest.raises(TypeError, match="Order.solution"):
+        inner_join_key(Order, "solution")  # nullable
+    with pytest.raises(TypeError, match="Solution.text"):
+        inner_join_key(Solution, "text")  # not a key
+
+
+def test_the_verdicts_status_change_refuses_a_nullable_join_key(monkeypatch):
+    # Were Solution.verifier_version nullable, the UPDATE would turn a solution final and the
+    # join return no row: record_verdict would take it for "judged already" and write no record.
+    monkeypatch.setattr(Solution._meta.get_field("verifier_version"), "null", True)
+    solutions._mark_judged_sql.cache_clear()
+    try:
+        with pytest.raises(TypeError, match="Solution.verifier_version"):
+            solutions._mark_judged_sql()
+    finally:
+        monkeypatch.undo()
+        solutions._mark_judged_sql.cache_clear()
+    assert "JOIN" in solutions._mark_judged_sql()[0]

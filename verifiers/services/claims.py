@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
-from domain.rows import column_list, instance_from_row, instance_with_related
+from domain.rows import column_list, inner_join_key, instance_from_row, instance_with_related
 
 logger = logging.getLogger(__name__)
 
@@ -67,18 +67,11 @@ def claim_row(
     join = ""
     other_fields: list[models.Field[Any, Any]] = []
     if related is not None:
-        foreign_key = meta.get_field(related)
+        try:
+            foreign_key = inner_join_key(model, related)
+        except TypeError as exc:
+            raise TypeError(f"claim_row(related={related!r}): {exc}") from None
         other_model = foreign_key.related_model
-        # An inner join on the other table's primary key: a NULL key would claim the row (a
-        # data-modifying CTE always runs) and return nothing, leaving it RUNNING until its
-        # lease ran out; a key to another column would join the wrong row.
-        if (
-            not isinstance(foreign_key, models.ForeignKey)
-            or foreign_key.null
-            or not other_model
-            or not foreign_key.target_field.primary_key
-        ):
-            raise TypeError(f"claim_row(related={related!r}): a NOT NULL key to a primary key")
         other_fields = list(other_model._meta.concrete_fields)  # type: ignore[union-attr]
         selected += ", " + column_list(other_fields, "other")
         join = (
