@@ -10,11 +10,17 @@ processes, one user each, then run the same loop twice, on the same demo problem
   every client sends) and ``POST /api/v1/orders/{id}/cancel/``.
 
 Both count placements per second over all clients (a cancel is not counted, but it is paid
-for in the time) and the per-request p50/p95. The API's write throttle is raised for the run
-(``API_THROTTLE_WRITE``): at the default 120/min a client is capped at 1 placement a second
-with its cancel, which would measure the throttle.
+for in the time) and the per-request p50/p95, and say where the machine's CPU went per
+placement (with its cancel), role by role (bench/cpu_roles.py): the web processes, PostgreSQL,
+Redis, the stack's workers and beat, and the clients' own loops (``clients``: the engine
+loop's clients run the service layer, the HTTP loop's build and parse requests).
 
-    .venv/bin/python bench/orders_http.py [--clients 8] [--ops 150]
+The API's write throttle is raised for the run (``API_THROTTLE_WRITE``): at the default
+120/min a client is capped at 1 placement a second with its cancel, which would measure the
+throttle.
+
+    .venv/bin/python bench/orders_http.py [--clients 8] [--ops 150] [--web-workers 3]
+        [--web-threads 8]
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from typing import Any
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "examples"))
+
+import cpu_roles  # noqa: E402
 
 PASSWORD = "bench-orders-http-password-1"  # noqa: S105 - throw-away users, scratch database
 PROBLEM_SLUG = "demo-factor-391"
@@ -72,13 +80,13 @@ def _engine_client(spec: dict[str, Any]) -> dict[str, Any]:
     price = Money(PRICE_MINOR, "DEMO")
     samples: list[float] = []
     _wait_for_start(spec["start_at"])
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for _ in range(spec["ops"]):
         begun = time.perf_counter()
         order = place_bid(buyer=user, problem=problem, price=price, quantity=1)
         samples.append(time.perf_counter() - begun)
         cancel_order(user=user, order_id=order.pk)
-    return {"samples": samples, "elapsed_s": time.perf_counter() - started}
+    return _client_result(samples, started, cpu_started)
 
 
 def _http_client(spec: dict[str, Any]) -> dict[str, Any]:
@@ -88,7 +96,7 @@ def _http_client(spec: dict[str, Any]) -> dict[str, Any]:
     client = ProxiedClient(spec["base_url"], spec["token"])
     samples: list[float] = []
     _wait_for_start(spec["start_at"])
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for _ in range(spec["ops"]):
         begun = time.perf_counter()
         order = client.post(
@@ -103,7 +111,15 @@ def _http_client(spec: dict[str, Any]) -> dict[str, Any]:
         )
         samples.append(time.perf_counter() - begun)
         client.post(f"/api/v1/orders/{order['id']}/cancel/", {})
-    return {"samples": samples, "elapsed_s": time.perf_counter() - started}
+    return _client_result(samples, started, cpu_started)
+
+
+def _client_result(samples: list[float], started: float, cpu_started: float) -> dict[str, Any]:
+    return {
+        "samples": samples,
+        "elapsed_s": time.perf_counter() - started,
+        "cpu_s": time.process_time() - cpu_started,
+    }
 
 
 def _wait_for_start(start_at: float) -> None:
@@ -113,7 +129,9 @@ def _wait_for_start(start_at: float) -> None:
         time.sleep(delay)
 
 
-def _run_clients(kind: str, specs: list[dict[str, Any]]) -> dict[str, object]:
+def _run_clients(
+    kind: str, specs: list[dict[str, Any]], roots: dict[str, int]
+) -> dict[str, object]:
     start_at = time.time() + 5.0 + 0.5 * len(specs)
     processes = []
     for spec in specs:
@@ -129,15 +147,29 @@ def _run_clients(kind: str, specs: list[dict[str, Any]]) -> dict[str, object]:
         )
         processes[-1].stdin.write(payload.encode())
         processes[-1].stdin.close()
+    _wait_for_start(start_at)
+    cpu_before = cpu_roles.snapshot(roots)
+    load_before = os.getloadavg()[0]
     results = []
     for process in processes:
         out = process.stdout.read()
         if process.wait() != 0:
             raise SystemExit(f"a {kind} client failed")
         results.append(json.loads(out))
+    cpu_after = cpu_roles.snapshot(roots)
     samples = [sample for result in results for sample in result["samples"]]
     elapsed = max(result["elapsed_s"] for result in results)
-    return _summary(samples, elapsed, len(samples))
+    cpu_ms = cpu_roles.ms_per_unit(
+        cpu_before, cpu_after, len(samples), clients=sum(r["cpu_s"] for r in results)
+    )
+    return {
+        **_summary(samples, elapsed, len(samples)),
+        "load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+        # Where the machine's CPU went per placement with its cancel: the bound on this
+        # machine's rate (cpu_bound_placements_per_s) when every core is busy.
+        "cpu_ms_per_placement": cpu_ms,
+        "cpu_bound_placements_per_s": cpu_roles.cpu_bound_rate(cpu_ms["total"]),
+    }
 
 
 def main() -> None:
@@ -145,8 +177,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--ops", type=int, default=150, help="placements per client and loop")
     parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/orders_http")
-    parser.add_argument("--web-workers", type=int, default=2, help="gunicorn --workers")
-    parser.add_argument("--web-threads", type=int, default=1, help="gunicorn --threads")
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn --workers")
+    parser.add_argument("--web-threads", type=int, default=8, help="gunicorn --threads")
     parser.add_argument("--client", choices=("engine", "http"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -185,8 +217,9 @@ def main() -> None:
             }
             for token in tokens
         ]
-        report["engine"] = _run_clients("engine", engine_specs)
-        report["http"] = _run_clients("http", http_specs)
+        roots = cpu_roles.stack_roles(stack.processes)
+        report["engine"] = _run_clients("engine", engine_specs, roots)
+        report["http"] = _run_clients("http", http_specs, roots)
     report["http_share_of_engine"] = round(
         report["http"]["placements_per_s"] / report["engine"]["placements_per_s"], 3
     )

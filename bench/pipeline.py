@@ -34,17 +34,16 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.parse
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "examples"))
 
+import cpu_roles  # noqa: E402
 from solver_client import Client, create_token, find_demo_problem, open_verifier  # noqa: E402
 
 from judge.python import PythonJob, PythonJudge  # noqa: E402
-from judge.sandbox import procs  # noqa: E402
 from tests.production.stack import production_stack  # noqa: E402
 
 VERIFIER = (ROOT / "market/demo/python/factor-391/verifier.py").read_text()
@@ -84,62 +83,6 @@ class ProxiedClient(Client):
         with ProxiedClient._count_lock:
             ProxiedClient.requests_sent += 1
         return super().request(method, path, body, headers=proxied, idempotency_key=idempotency_key)
-
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _tree_cpu_s(root: int) -> float:
-    """CPU seconds of ``root`` and its descendants, reaped children included (cutime)."""
-    total = 0.0
-    for pid in [root, *procs.descendants(root)]:
-        try:
-            fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
-    return total
-
-
-def _listening_pid(port: int) -> int | None:
-    """The pid of the process that listens on loopback TCP ``port`` (its socket's owner)."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = pathlib.Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            fields = row.split()
-            # local_address is HEX_IP:HEX_PORT; state 0A is LISTEN; field 9 is the inode.
-            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
-                inodes.add(f"socket:[{fields[9]}]")
-    for entry in pathlib.Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            for fd in (entry / "fd").iterdir():
-                if os.readlink(fd) in inodes:
-                    return int(entry.name)
-        except OSError:
-            continue
-    return None
-
-
-def _servers() -> dict[str, int]:
-    """This run's PostgreSQL postmaster and Redis server (found by the ports of DATABASE_URL
-    and REDIS_URL: other checkouts on this machine run servers of their own)."""
-    found: dict[str, int] = {}
-    for role, variable in (("postgresql", "DATABASE_URL"), ("redis", "REDIS_URL")):
-        port = urllib.parse.urlsplit(os.environ[variable]).port
-        pid = _listening_pid(port) if port else None
-        if pid is not None:
-            found[role] = pid
-    return found
-
-
-def _cpu_snapshot(roots: dict[str, int]) -> dict[str, float]:
-    return {role: _tree_cpu_s(pid) for role, pid in roots.items()}
 
 
 def _percentiles(samples_s: list[float]) -> dict[str, float | int]:
@@ -294,20 +237,19 @@ def _burst(
             created.append(_parse_time(record["created_at"]))
             judged.append(_parse_time(record["judged_at"]))
 
-    cpu_before = _cpu_snapshot(roots)
+    cpu_before = cpu_roles.snapshot(roots)
     requests_before = ProxiedClient.requests_sent
     own_cpu_before = time.process_time()
     started = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(clients)) as executor:
         list(executor.map(run, range(solutions)))
     wall_s = time.perf_counter() - started
-    cpu_after = _cpu_snapshot(roots)
-    judged_count = max(len(latencies), 1)
-    cpu_ms = {
-        role: round((cpu_after[role] - cpu_before[role]) / judged_count * 1000, 2) for role in roots
-    }
-    cpu_ms["api_clients"] = round((time.process_time() - own_cpu_before) / judged_count * 1000, 2)
-    total_cpu_ms = sum(cpu_ms.values())
+    cpu_ms = cpu_roles.ms_per_unit(
+        cpu_before,
+        cpu_roles.snapshot(roots),
+        len(latencies),
+        api_clients=time.process_time() - own_cpu_before,
+    )
     span_s = (max(judged) - min(created)).total_seconds() if judged else 0.0
     return {
         "solutions": solutions,
@@ -321,13 +263,11 @@ def _burst(
         "verdicts_per_s": round(len(latencies) / span_s, 2) if span_s else 0.0,
         "submit_to_verdict": _percentiles(latencies),
         "requests_per_verdict": round(
-            (ProxiedClient.requests_sent - requests_before) / judged_count, 2
+            (ProxiedClient.requests_sent - requests_before) / max(len(latencies), 1), 2
         ),
         # Where the machine's CPU went, per verdict: the bound on this machine's throughput.
-        "cpu_ms_per_verdict": {**cpu_ms, "total": round(total_cpu_ms, 2)},
-        "cpu_bound_verdicts_per_s": round((os.cpu_count() or 1) * 1000 / total_cpu_ms, 1)
-        if total_cpu_ms
-        else None,
+        "cpu_ms_per_verdict": cpu_ms,
+        "cpu_bound_verdicts_per_s": cpu_roles.cpu_bound_rate(cpu_ms["total"]),
     }
 
 
@@ -396,8 +336,7 @@ def main() -> None:
         report["single_client_sequential"] = _single(
             clients[0], verifier_id, args.single, args.timeout_s, wait_by
         )
-        roots = {role: process.pid for role, process in stack.processes.items()}
-        roots.update(_servers())
+        roots = cpu_roles.stack_roles(stack.processes)
         report["burst"] = _burst(
             clients, verifier_id, args.solutions, args.timeout_s, roots, wait_by
         )
