@@ -5,9 +5,10 @@ called in this process with production settings (DEBUG off, tests/production/sta
 environment) on a scratch database (migrated, demo loaded), for ``--ops`` placements
 (``POST /api/v1/orders/`` with an Idempotency-Key) each followed by its cancel, as
 bench/orders_http.py's clients send them. Prints JSON: wall and CPU time and Django's
-statements per placement+cancel pair, the time inside each middleware (its own hooks, not
-what it wraps), DRF's steps, the idempotency layer, the engine calls and the response;
-``--top`` adds cProfile's heaviest functions by cumulative time. Asserts nothing.
+statements per placement+cancel pair, the CPU of the PostgreSQL backend that served them, the
+time inside each middleware (its own hooks, not what it wraps), DRF's steps, the idempotency
+layer, the engine calls and the response; ``--top`` adds cProfile's heaviest functions by
+cumulative time. Asserts nothing.
 
     .venv/bin/python bench/profile_orders_http.py [--ops 300] [--top 40]   (DATABASE_URL, REDIS_URL)
 """
@@ -29,6 +30,7 @@ from typing import Any
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.cpu_roles import tree_cpu_s  # noqa: E402 - after the path is set
 from bench.profiling import (  # noqa: E402 - after the path is set
     call,
     phase_times,
@@ -143,6 +145,8 @@ def main() -> None:
             statements.append(sql)
             return execute(sql, params, many, context)
 
+        backend_pid = connection.connection.info.backend_pid
+        backend_cpu_started = tree_cpu_s(backend_pid)
         started = time.perf_counter()
         cpu_started = time.process_time()
         with connection.execute_wrapper(count):
@@ -150,6 +154,12 @@ def main() -> None:
                 pair()
         unprofiled_cpu_s = time.process_time() - cpu_started
         unprofiled_s = time.perf_counter() - started
+        # The PostgreSQL backend that served them (None if the connection was replaced).
+        backend_cpu_s = (
+            tree_cpu_s(backend_pid) - backend_cpu_started
+            if connection.connection.info.backend_pid == backend_pid
+            else None
+        )
         profiler = cProfile.Profile()
         started = time.perf_counter()
         profiler.enable()
@@ -168,6 +178,9 @@ def main() -> None:
         "pair_ms_unprofiled": round(unprofiled_s * 1000 / args.ops, 3),
         # CPU of this (the web) process: less at the mercy of the machine's load than wall time.
         "pair_cpu_ms_unprofiled": round(unprofiled_cpu_s * 1000 / args.ops, 3),
+        "postgresql_backend_cpu_ms_per_pair": round(backend_cpu_s * 1000 / args.ops, 3)
+        if backend_cpu_s is not None
+        else None,
         # Django's statements (the connection health check's SELECT 1 is not one of them).
         "statements_per_pair": round(len(statements) / args.ops, 2),
         "pair_ms_profiled": round(profiled_s * 1000 / args.ops, 3),

@@ -109,6 +109,9 @@ if "postgresql" not in DATABASES["default"]["ENGINE"]:
 # Django fix-up still closes a worker's connection around each task.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Django's backend, whose health check asks the server (SELECT 1) only when the idle
+# connection's socket has something to read: an ended connection always has (config/postgresql).
+DATABASES["default"]["ENGINE"] = "config.postgresql"
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default=None)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
