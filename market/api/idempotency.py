@@ -28,7 +28,6 @@ stored, with ``market:order-not-open`` (the order is cancelled once). docs/api.m
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -38,11 +37,12 @@ from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from domain.rows import insert_values, mark_inserted
 from market.api.errors import ApiError
 from market.api.models import IdempotencyRecord
 
@@ -164,20 +164,50 @@ def _complete(
     record: IdempotencyRecord, response: Response, secret_fields: tuple[str, ...] = ()
 ) -> None:
     """Store the first response of a key: in the handler's transaction, or right after its
-    effects committed alone (``commits_alone``)."""
-    body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
-    if isinstance(body, dict):
-        for name in secret_fields:
-            if name in body:
-                body[name] = None
+    effects committed alone (``commits_alone``).
+
+    One UPDATE written once (:func:`_complete_sql`); the body is serialised once, as the
+    JSON text PostgreSQL stores (the ORM's update compiled the statement per request and
+    serialised the body a second time).
+    """
+    body = response.data
+    if isinstance(body, dict) and any(name in body for name in secret_fields):
+        body = {**body, **{name: None for name in secret_fields if name in body}}
     headers = {h: response[h] for h in _REPLAYED_HEADERS if response.has_header(h)}
-    IdempotencyRecord.objects.filter(pk=record.pk).update(
-        state=IdempotencyRecord.State.COMPLETED,
-        response_status=response.status_code,
-        response_body=body,
-        response_headers=headers,
-        completed_at=timezone.now(),
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _complete_sql(),
+            [
+                IdempotencyRecord.State.COMPLETED.value,
+                response.status_code,
+                json.dumps(body, cls=DjangoJSONEncoder),
+                json.dumps(headers),
+                timezone.now(),
+                record.pk,
+            ],
+        )
+
+
+@functools.cache
+def _complete_sql() -> str:
+    meta = IdempotencyRecord._meta
+    quote = connection.ops.quote_name
+    column = {name: quote(meta.get_field(name).column) for name in _COMPLETED_COLUMNS}
+    return (
+        f"UPDATE {quote(meta.db_table)} SET {column['state']} = %s,"  # noqa: S608 - names from the model
+        f" {column['response_status']} = %s, {column['response_body']} = %s::jsonb,"
+        f" {column['response_headers']} = %s::jsonb, {column['completed_at']} = %s"
+        f" WHERE {quote(meta.pk.column)} = %s"
     )
+
+
+_COMPLETED_COLUMNS = (
+    "state",
+    "response_status",
+    "response_body",
+    "response_headers",
+    "completed_at",
+)
 
 
 def request_fingerprint(request: Request) -> str:
@@ -213,19 +243,15 @@ def _file_sha256(upload: UploadedFile) -> str:
 def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> IdempotencyRecord:
     """Insert the in-progress record, or return/refuse on the existing one."""
     for _ in range(3):
-        try:
-            # One INSERT: in autocommit it is atomic by itself (no BEGIN/COMMIT round trips);
-            # inside a caller's transaction a savepoint keeps a duplicate from breaking it.
-            with _savepoint_if_in_transaction():
-                return IdempotencyRecord.objects.create(
-                    user_id=user_id,
-                    key=key,
-                    method=request.method or "",
-                    path=request.path[:500],
-                    request_sha256=fingerprint,
-                )
-        except IntegrityError:
-            pass
+        record = IdempotencyRecord(
+            user_id=user_id,
+            key=key,
+            method=request.method or "",
+            path=request.path[:500],
+            request_sha256=fingerprint,
+        )
+        if _insert_new(record):
+            return record
         existing = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
         if existing is None:
             continue  # deleted meanwhile (a 5xx): try to claim again
@@ -261,10 +287,26 @@ def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> Ide
     )
 
 
-def _savepoint_if_in_transaction() -> contextlib.AbstractContextManager[object]:
-    if transaction.get_connection().in_atomic_block:
-        return transaction.atomic()
-    return contextlib.nullcontext()
+def _insert_new(record: IdempotencyRecord) -> bool:
+    """Insert the in-progress ``record`` unless its user and key have one already (False).
+
+    One statement, ``INSERT ... ON CONFLICT DO NOTHING``: in autocommit it is atomic by
+    itself, and inside a caller's transaction a duplicate does not break it, so no savepoint
+    is needed (an INSERT that may fail needed one, and its release).
+    """
+    columns, placeholders, values = insert_values(record)
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(IdempotencyRecord._meta.db_table)}"  # noqa: S608 - names from the model
+        f" ({columns}) VALUES ({placeholders})"
+        " ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    mark_inserted(record, row[0])
+    return True
 
 
 def _replay(record: IdempotencyRecord) -> Response:
