@@ -15,7 +15,8 @@ def listen_for_the_fanout_outbox(sender: object, **kwargs: object) -> None:
     """In beat (one per deployment): drain the fan-out outbox as soon as a change commits.
 
     The engine's triggers queue fan-out rows and ``NOTIFY activity_fanout`` (activity
-    migration 0005); this listener enqueues one ``activity.drain_fanout`` per burst. The beat
+    migration 0005); this listener enqueues one ``activity.drain_fanout`` per burst, at most
+    one per ``ACTIVITY_FANOUT_COALESCE_S``. The beat
     schedule's slow sweep (ACTIVITY_FANOUT_EVERY_S) is the backstop.
     """
     from django.conf import settings
@@ -24,7 +25,10 @@ def listen_for_the_fanout_outbox(sender: object, **kwargs: object) -> None:
         return
     from activity.services.listener import start_fanout_listener
 
-    start_fanout_listener(on_notify=lambda: drain_fanout_task.delay())
+    start_fanout_listener(
+        on_notify=lambda: drain_fanout_task.delay(),
+        coalesce_s=settings.ACTIVITY_FANOUT_COALESCE_S,
+    )
     logger.info("listening for the fan-out outbox (NOTIFY activity_fanout)")
 
 

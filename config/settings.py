@@ -303,6 +303,9 @@ WEBHOOK_RETRY_MAX_S = env.float("WEBHOOK_RETRY_MAX_S", default=6 * 3600.0)
 # who could sell to them, traders' webhooks dispatched. Drained when a change commits (beat's
 # LISTEN activity_fanout, activity.services.listener); this sweep is only the backstop.
 ACTIVITY_FANOUT_LISTEN = env.bool("ACTIVITY_FANOUT_LISTEN", default=True)
+# At most one drain per this many seconds while commits keep coming (one after a quiet spell
+# is sent at once): a bid is announced, a webhook dispatched, at most this much later.
+ACTIVITY_FANOUT_COALESCE_S = env.float("ACTIVITY_FANOUT_COALESCE_S", default=0.1)
 CELERY_BEAT_SCHEDULE["activity-drain-fanout"] = {
     "task": "activity.drain_fanout",
     "schedule": env.float("ACTIVITY_FANOUT_EVERY_S", default=30.0),

@@ -3,7 +3,9 @@ trigger NOTIFYs on commit (activity migration 0005) and beat's listener enqueues
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
 
 import psycopg
 import pytest
@@ -72,3 +74,33 @@ def test_polling_is_gone_only_a_slow_backstop_remains():
     schedule = settings.CELERY_BEAT_SCHEDULE["activity-drain-fanout"]["schedule"]
     assert float(schedule) >= 30.0
     assert settings.ACTIVITY_FANOUT_LISTEN is True
+
+
+def test_a_steady_stream_of_commits_is_drained_at_most_once_per_window():
+    window_s = 0.3
+    calls: list[float] = []
+    lock = threading.Lock()
+
+    def on_notify() -> None:
+        with lock:
+            calls.append(time.monotonic())
+
+    stop = start_fanout_listener(on_notify=on_notify, coalesce_s=window_s)
+    try:
+        wait_until(lambda: calls, "the drain on connecting", timeout=10)
+        commits = 0
+        started = time.monotonic()
+        while commits < 10 or time.monotonic() - started < 2 * window_s:
+            before_last_commit = time.monotonic()
+            Fanout.objects.create(kind=FanoutKind.DISPATCH, ref=commits + 1)  # one commit each
+            commits += 1
+        wait_until(
+            lambda: calls[-1] > before_last_commit, "a drain after the last commit", timeout=10
+        )
+    finally:
+        stop()
+    gaps = [later - earlier for earlier, later in itertools.pairwise(calls)]
+    assert min(gaps) >= window_s, gaps
+    assert len(calls) < commits, (len(calls), commits)  # folded, not one per commit
+    # The first notification after the connect's drain waited only for the window's end.
+    assert gaps[0] < window_s + scaled(2), gaps
