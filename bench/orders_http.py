@@ -89,11 +89,45 @@ def _engine_client(spec: dict[str, Any]) -> dict[str, Any]:
     return _client_result(samples, started, cpu_started)
 
 
+class _KeptConnection:
+    """The example client's requests (token, Idempotency-Key, the proxy's header) on one kept
+    HTTP/1.1 connection, as a reverse proxy in front of gunicorn keeps its upstream ones
+    (``--keep-alive``); the example client opens a connection per request."""
+
+    def __init__(self, base_url: str, token: str) -> None:
+        import http.client
+        import urllib.parse
+
+        address = urllib.parse.urlsplit(base_url)
+        self.connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+        self.headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+            "Authorization": f"Token {token}",
+            "X-Forwarded-Proto": "https",
+        }
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        import uuid
+
+        headers = {**self.headers, "Idempotency-Key": str(uuid.uuid4())}
+        self.connection.request("POST", path, json.dumps(body).encode(), headers)
+        response = self.connection.getresponse()
+        raw = response.read()
+        if response.status >= 300:
+            raise SystemExit(f"{path}: {response.status} {raw[:200]!r}")
+        return json.loads(raw)
+
+
 def _http_client(spec: dict[str, Any]) -> dict[str, Any]:
     """One client process of the ``http`` loop."""
     from pipeline import ProxiedClient
 
-    client = ProxiedClient(spec["base_url"], spec["token"])
+    client: Any = (
+        _KeptConnection(spec["base_url"], spec["token"])
+        if spec["keep_alive"]
+        else ProxiedClient(spec["base_url"], spec["token"])
+    )
     samples: list[float] = []
     _wait_for_start(spec["start_at"])
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -179,6 +213,11 @@ def main() -> None:
     parser.add_argument("--folder", type=pathlib.Path, default=ROOT / "var/bench/orders_http")
     parser.add_argument("--web-workers", type=int, default=3, help="gunicorn --workers")
     parser.add_argument("--web-threads", type=int, default=8, help="gunicorn --threads")
+    parser.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="HTTP clients keep one connection (as a reverse proxy does), not one per request",
+    )
     parser.add_argument("--client", choices=("engine", "http"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -199,6 +238,7 @@ def main() -> None:
     report: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "load_avg_1m_at_start": round(os.getloadavg()[0], 2)},
         "web": {"workers": args.web_workers, "threads": args.web_threads},
+        "http_connections": "kept" if args.keep_alive else "one per request",
     }
     with production_stack(
         args.folder, web_workers=args.web_workers, web_threads=args.web_threads
@@ -214,6 +254,7 @@ def main() -> None:
                 "base_url": stack.base_url,
                 "token": token,
                 "problem_id": problem["id"],
+                "keep_alive": args.keep_alive,
             }
             for token in tokens
         ]
