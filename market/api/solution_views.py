@@ -86,9 +86,14 @@ class SolutionListView(ListView):
             return response
         # The submission is committed and its task enqueued (the Idempotency-Key's
         # transaction, if any, has ended): only now wait, outside any transaction. A replay
-        # waits the same way; the key stores the answer the submission gave at once.
+        # waits the same way; the key stores the answer the submission gave at once. That
+        # stored answer may be stale (judged since): a replay reads the solution even when it
+        # cannot wait, so it answers the current state as the read would.
         pk = int(response.data["id"])
-        solution = _read_when_judged(request, pk, wait_s, known_status=response.data["status"])
+        if response.has_header("Idempotent-Replayed"):
+            solution = _read_when_judged(request, pk, wait_s)
+        else:
+            solution = _read_when_judged(request, pk, wait_s, known_status=response.data["status"])
         if solution is None:
             return response
         body = solution_body(solution, request=request)

@@ -16,7 +16,7 @@ import pytest
 
 from market.api.models import IdempotencyRecord
 from market.demo.loader import load_demo_problems
-from market.models import Problem, Solution, SolutionStatus
+from market.models import Problem, Solution, SolutionStatus, VerdictRecord
 from market.verdict_waits import MAX_WAIT_S
 from tests.api.conftest import assert_error, client_for
 from tests.clients.conftest import RIGHT
@@ -135,3 +135,46 @@ def test_a_bad_wait_is_a_json_400_and_submits_nothing(world, value):
     assert set(error["fields"]) == {"wait"}
     assert not Solution.objects.filter(solver=world.other_solver).exists()
     assert not IdempotencyRecord.objects.filter(user=world.other_solver).exists()
+
+
+@pytest.mark.parametrize(
+    "no_slot",
+    [{"wsgi.multithread": False}, {"wsgi.multithread": True, "slots": 0}],
+    ids=["unthreaded", "slots-taken"],
+)
+@pytest.mark.django_db
+def test_a_waited_replay_without_a_slot_answers_the_current_state_as_the_read_does(
+    world, settings, no_slot
+):
+    # The key stored the pending answer; the verdict came since. A replay with ?wait and no
+    # slot to wait in answers at once, but the current state (as GET does), not the stored
+    # pending body: "a replay with wait answers the current state, like the first request".
+    client = world.clients["other_solver"]
+    key = {"HTTP_IDEMPOTENCY_KEY": "judged-since"}
+    first, _ = _post(client, world.verifier.pk, "yes, judged later", 0, **key)
+    assert (first.status_code, first.json()["status"]) == (202, "pending")
+    solution = Solution.objects.get(pk=first.json()["id"])
+    VerdictRecord.objects.create(
+        solution=solution, verdict="ACCEPTED", reason="", detail="ok", judge_version="test"
+    )
+    Solution.objects.filter(pk=solution.pk).update(
+        status=SolutionStatus.ACCEPTED, judged_at=datetime.now(tz=UTC)
+    )
+    settings.API_SOLUTION_WAIT_SLOTS = no_slot.get("slots", settings.API_SOLUTION_WAIT_SLOTS)
+
+    replay, elapsed_s = _post(
+        client,
+        world.verifier.pk,
+        "yes, judged later",
+        MAX_WAIT_S,
+        **key,
+        **{"wsgi.multithread": no_slot["wsgi.multithread"]},
+    )
+
+    read = client.get(first.json()["url"])
+    assert replay.status_code == 202
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    assert replay.json() == read.json()
+    assert replay.json()["status"] == "accepted"
+    assert replay.headers["ETag"] == read.headers["ETag"]
+    assert elapsed_s < MAX_WAIT_S / 2
