@@ -137,6 +137,29 @@ def test_the_refusal_is_409_with_its_code_over_the_api(market):
     assert not Order.objects.filter(solution=solution).exists()
 
 
+def test_a_solution_sold_past_the_limit_before_the_rule_is_refused_in_words(market):
+    """Sales made before 0021 stay (trades are never undone): a solution sold 101 times by the
+    engine before the rule is counted "more than 100" (the probe stops at 101) and refused
+    with the message for a solution that cannot be listed again, not a negative count."""
+    frozen = SQL_DIR.parents[1] / "migrations" / "sql"
+    with connection.cursor() as cursor:  # 0020's engine, in this test's transaction only
+        cursor.execute((frozen / "0021_place_order_before.sql").read_text())
+    solution = _sold(market, SALES_LIMIT + 1, resting=False)
+    with connection.cursor() as cursor:
+        cursor.execute((frozen / "0021_place_order.sql").read_text())
+
+    error = _refused(
+        market.problem,
+        lambda: place_ask(seller=solution.solver, solution=solution, price=demo(1), quantity=1),
+    )
+
+    assert error.message == (
+        "This solution has been sold more than 100 times, and a solution may be sold at most "
+        "100 times: it cannot be listed again. Another accepted solution of yours can be."
+    )
+    assert error.fields == {"solution": ["has been sold the limit of 100 times"]}
+
+
 # --- migration 0021's data step ---------------------------------------------------------------
 
 
