@@ -10,19 +10,22 @@ sold + remaining <= 100.
 from __future__ import annotations
 
 import importlib
+import threading
+from collections import Counter
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from market.engine_sql import SQL_DIR, file_definition, live_definitions
-from market.exceptions import AskAlreadyOpen, SalesLimit
-from market.models import Order, OrderStatus, Problem, Trade
+from market.exceptions import AskAlreadyOpen, OrderNotOpen, SalesLimit
+from market.models import Order, OrderSide, OrderStatus, Problem, Trade
 from market.services.order_checks import SALES_LIMIT
-from market.services.orders import place_ask, place_bid
+from market.services.orders import cancel_order, place_ask, place_bid
 from tests.api.conftest import assert_error, client_for
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants, snapshot
+from tests.market.test_concurrency import run_threads
 
 pytestmark = pytest.mark.django_db
 
@@ -158,6 +161,70 @@ def test_a_solution_sold_past_the_limit_before_the_rule_is_refused_in_words(mark
         "100 times: it cannot be listed again. Another accepted solution of yours can be."
     )
     assert error.fields == {"solution": ["has been sold the limit of 100 times"]}
+
+
+# The race below: the seller relists from SELLER_THREADS threads, each with a quantity computed
+# from a count it read before its cancel and placement (stale once the book moves), while
+# BUYERS bids fill the open ask; 80 + 30 > 100, so some bids must stay unfilled.
+SOLD_BEFORE = 80
+BUYERS = 30
+SELLER_THREADS = 3
+RELISTS = 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_relists_and_fills_never_take_a_solution_past_the_limit():
+    """The engine counts the sales under the problem's row lock, in the placing statement:
+    whatever interleaving the lock allows, sold + the open ask's remaining stays within 100."""
+    market = Market()
+    solution = _sold(market, SOLD_BEFORE, resting=False)
+    seller = solution.solver
+    buyers = [funded() for _ in range(BUYERS)]
+    refusals: Counter[str] = Counter()
+    counted = threading.Lock()
+
+    def relist() -> None:
+        for _ in range(RELISTS):
+            sold = Trade.objects.filter(solution=solution).count()  # stale once it is used
+            open_ask = Order.objects.filter(
+                solution=solution, side=OrderSide.ASK, status=OrderStatus.OPEN
+            ).first()
+            try:
+                if open_ask is not None:
+                    cancel_order(user=seller, order_id=open_ask.pk)
+                place_ask(
+                    seller=seller,
+                    solution=solution,
+                    price=demo(100),
+                    quantity=max(SALES_LIMIT - sold, 1),
+                )
+            except (AskAlreadyOpen, OrderNotOpen, SalesLimit) as refusal:
+                with counted:
+                    refusals[type(refusal).__name__] += 1
+
+    def target(index: int) -> None:
+        if index < SELLER_THREADS:
+            relist()
+        else:
+            place_bid(
+                buyer=buyers[index - SELLER_THREADS],
+                problem=market.problem,
+                price=demo(100),
+                quantity=1,
+            )
+
+    failures = run_threads(target, SELLER_THREADS + BUYERS)
+
+    assert failures == []
+    sold = Trade.objects.filter(solution=solution).count()
+    open_remaining = sum(
+        Order.objects.filter(
+            solution=solution, side=OrderSide.ASK, status=OrderStatus.OPEN
+        ).values_list("remaining", flat=True)
+    )
+    assert sold + open_remaining <= SALES_LIMIT, (sold, open_remaining, refusals)
+    assert sold > SOLD_BEFORE, refusals  # the bids did meet the relisted asks
+    assert_market_invariants()
 
 
 # --- migration 0021's data step ---------------------------------------------------------------
