@@ -75,27 +75,27 @@ def _synchronous(service):
     """
     from django.db import DatabaseError, connection
 
-    from market.services import orders
+    from market.services import engine_calls, orders
 
     def call_sync(function, params, *, price):
         try:
             with connection.cursor() as cursor:
-                cursor.execute(orders._ENGINE_SQL[function][0], params)
+                cursor.execute(engine_calls.ENGINE_SQL[function][0], params)
                 return cursor.fetchone()
         except DatabaseError as exc:
-            refusal = orders._refusal(exc, price)
+            refusal = engine_calls._refusal(exc, price)
             if refusal is None:
                 raise
-            if isinstance(refusal, orders.Replay):
+            if isinstance(refusal, engine_calls.Replay):
                 return refusal
             raise refusal from None
 
     def wrapped(**kwargs):
-        deployed, orders._call = orders._call, call_sync
+        deployed, orders.call_engine = orders.call_engine, call_sync
         try:
             return service(**kwargs)
         finally:
-            orders._call = deployed
+            orders.call_engine = deployed
 
     return wrapped
 

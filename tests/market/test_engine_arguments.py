@@ -18,7 +18,8 @@ from market.engine_refusals import EngineMisconfigured
 from market.exceptions import InvalidOrder, SalesLimit
 from market.models import LedgerTransaction, Order
 from market.money import Currency
-from market.services.orders import DEBT_CURRENCY, _call
+from market.services.engine_calls import call_engine
+from market.services.orders import DEBT_CURRENCY
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants
 
@@ -52,7 +53,7 @@ def _place(owner, problem, **changes: object):
         args["hold_window"],
         str(DEBT_CURRENCY),
     ]
-    return _call("engine.place_order", params, price=demo(300))
+    return call_engine("engine.place_order", params, price=demo(300))
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from market.engine_sql import (
     public_routines,
 )
 from market.models import AccountKind, Order, OrderStatus, Trade
-from market.services import orders
+from market.services import engine_calls
 from market.services.orders import cancel_order, place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 from tests.market.helpers import assert_market_invariants, balance
@@ -61,9 +61,9 @@ def at_0019(monkeypatch):
     _migrate(BEFORE)
     try:
         with monkeypatch.context() as old_names:
-            for function, statements in orders._ENGINE_SQL.items():
+            for function, statements in engine_calls.ENGINE_SQL.items():
                 old = tuple(sql.replace("engine.", "market_") for sql in statements)
-                old_names.setitem(orders._ENGINE_SQL, function, old)
+                old_names.setitem(engine_calls.ENGINE_SQL, function, old)
             yield old_names.undo
     finally:
         _migrate()

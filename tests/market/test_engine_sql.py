@@ -22,7 +22,7 @@ from market.engine_sql import (
     public_routines,
 )
 from market.models import Order
-from market.services import orders
+from market.services import engine_calls, orders
 from market.services.orders import place_ask, place_bid
 from tests.market.conftest import Market, demo, funded
 
@@ -133,10 +133,10 @@ def test_a_temporary_table_cannot_shadow_the_book():
 @pytest.mark.parametrize(
     ("routine", "args", "outs"),
     [
-        ("place_order", orders._PLACE_ARGS, ()),
-        ("cancel_order", orders._CANCEL_ARGS, ()),
-        ("place_order_durable", (*orders._PLACE_ARGS, "p_token"), orders._PLACE_OUT),
-        ("cancel_order_durable", (*orders._CANCEL_ARGS, "p_token"), orders._CANCEL_OUT),
+        ("place_order", engine_calls._PLACE_ARGS, ()),
+        ("cancel_order", engine_calls._CANCEL_ARGS, ()),
+        ("place_order_durable", (*engine_calls._PLACE_ARGS, "p_token"), engine_calls._PLACE_OUT),
+        ("cancel_order_durable", (*engine_calls._CANCEL_ARGS, "p_token"), engine_calls._CANCEL_OUT),
     ],
 )
 def test_the_service_calls_the_engine_with_every_argument_named_as_the_database_does(
