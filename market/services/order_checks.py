@@ -122,6 +122,12 @@ def self_trade(resting_order_id: int) -> SelfTrade:
 def solution_limit(held: int, limit: int, max_quantity: int) -> SolutionLimit:
     """The refusal of a bid that would take its buyer past ``limit`` solutions of one
     problem, holding ``held`` (counted up to ``limit + 1``) (both engines)."""
+    if max_quantity > 0 and held == 0:
+        return SolutionLimit(
+            f"A bid may buy at most {limit} solutions of one problem (limit {limit} per buyer "
+            "and problem).",
+            fields={"quantity": [f"must be at most {max_quantity}"]},
+        )
     if max_quantity > 0:
         return SolutionLimit(
             f"You hold {held} solution{'' if held == 1 else 's'} of this problem; a bid may "
@@ -140,6 +146,11 @@ def sales_limit(sold: int, limit: int, max_quantity: int) -> SalesLimit:
     """The refusal of an ask that would take its solution past ``limit`` copies sold, with
     ``sold`` already sold (counted up to ``limit + 1``) (both engines)."""
     times = f"{sold} time{'' if sold == 1 else 's'}"
+    if max_quantity > 0 and sold == 0:
+        return SalesLimit(
+            f"An ask may sell at most {limit} copies of a solution (limit {limit} per solution).",
+            fields={"quantity": [f"must be at most {max_quantity}"]},
+        )
     if max_quantity > 0:
         return SalesLimit(
             f"This solution has been sold {times}; an ask may sell at most {max_quantity} "
@@ -150,5 +161,5 @@ def sales_limit(sold: int, limit: int, max_quantity: int) -> SalesLimit:
     return SalesLimit(
         f"This solution has been sold {selling}, and a solution may be sold at most {limit} "
         "times: it cannot be listed again. Another accepted solution of yours can be.",
-        fields={"solution": [f"has been sold the limit of {limit} times"]},
+        fields={"solution": [f"has reached the limit of {limit} sales"]},
     )

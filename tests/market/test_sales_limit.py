@@ -89,7 +89,7 @@ def test_an_ask_up_to_the_limit_is_placed_and_one_past_it_is_refused(market, eng
         "This solution has been sold 100 times, and a solution may be sold at most 100 "
         "times: it cannot be listed again. Another accepted solution of yours can be."
     )
-    assert error.fields == {"solution": ["has been sold the limit of 100 times"]}
+    assert error.fields == {"solution": ["has reached the limit of 100 sales"]}
     # The seller's other solution is another count; the 97 owners' bids buy it at once.
     other = market.accepted(solver=seller)
     listed = place_ask(seller=seller, solution=other, price=demo(100), quantity=100)
@@ -105,8 +105,7 @@ def test_an_ask_for_more_than_the_limit_is_refused_whatever_was_sold(market, eng
     )
     error = _refused(market.problem, lambda: place(101))
     assert error.message == (
-        "This solution has been sold 0 times; an ask may sell at most 100 more copies "
-        "(limit 100 per solution)."
+        "An ask may sell at most 100 copies of a solution (limit 100 per solution)."
     )
     assert error.fields == {"quantity": ["must be at most 100"]}
     assert place(100).is_open
@@ -135,7 +134,10 @@ def test_the_refusal_is_409_with_its_code_over_the_api(market):
         "json",
     )
     error = assert_error(response, 409, "market:sales-limit")
-    assert "an ask may sell at most 100 more copies (limit 100 per solution)" in error["message"]
+    assert (
+        error["message"]
+        == "An ask may sell at most 100 copies of a solution (limit 100 per solution)."
+    )
     assert error["fields"] == {"quantity": ["must be at most 100"]}
     assert not Order.objects.filter(solution=solution).exists()
 
@@ -160,7 +162,7 @@ def test_a_solution_sold_past_the_limit_before_the_rule_is_refused_in_words(mark
         "This solution has been sold more than 100 times, and a solution may be sold at most "
         "100 times: it cannot be listed again. Another accepted solution of yours can be."
     )
-    assert error.fields == {"solution": ["has been sold the limit of 100 times"]}
+    assert error.fields == {"solution": ["has reached the limit of 100 sales"]}
 
 
 # The race below: the seller relists from SELLER_THREADS threads, each with a quantity computed
