@@ -122,6 +122,10 @@ def test_racing_bids_asks_and_cancels_over_http_keep_the_ledger_balanced():
     for seller in sellers:
         net = sum(t.price_minor - t.fee_minor for t in seller.sales.all())
         assert balance(seller) == net
-    # Measured: about 68 orders placed, 30 cancels, 8 trades, 5 cancels that lost a race.
-    assert answers["201"] > 20, answers
+    # The race did happen: orders were placed, cancelled and traded from every side. How many
+    # depends on the interleaving, since each user has at most one open order on the problem
+    # (one open bid per buyer, one open ask per solution): 20-29 placements were seen in
+    # seven runs of 2026-12-07, so the floor is a liveness check, not a rate.
+    assert answers["201"] >= 2 * len(buyers + sellers), answers
+    assert answers["200"] > 0, answers  # cancels that won
     assert market.problem.trades.count() > 0, answers
