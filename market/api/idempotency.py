@@ -42,7 +42,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from domain.rows import insert_values, mark_inserted
+from domain.rows import insert_unless_exists
 from market.api.errors import ApiError
 from market.api.models import IdempotencyRecord
 
@@ -294,19 +294,7 @@ def _insert_new(record: IdempotencyRecord) -> bool:
     itself, and inside a caller's transaction a duplicate does not break it, so no savepoint
     is needed (an INSERT that may fail needed one, and its release).
     """
-    columns, placeholders, values = insert_values(record)
-    sql = (
-        f"INSERT INTO {connection.ops.quote_name(IdempotencyRecord._meta.db_table)}"  # noqa: S608 - names from the model
-        f" ({columns}) VALUES ({placeholders})"
-        " ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    mark_inserted(record, row[0])
-    return True
+    return insert_unless_exists(record, ("user_id", "key"))
 
 
 def _replay(record: IdempotencyRecord) -> Response:

@@ -17,9 +17,8 @@ from activity.services.events import record_verdict_event
 from domain.rows import (
     column_list,
     inner_join_key,
-    insert_values,
+    insert_unless_exists,
     instance_with_related,
-    mark_inserted,
 )
 from judge.verdict import Outcome, Verdict, check_solution_bytes
 from market.exceptions import InvalidSolution, NotTradable, SubmissionsClosed
@@ -103,19 +102,7 @@ def _insert_new(solution: Solution) -> bool:
     and an insert that may fail inside the caller's transaction (the Idempotency-Key's) a
     savepoint and its release (issue 29).
     """
-    columns, placeholders, values = insert_values(solution)
-    sql = (
-        f"INSERT INTO {connection.ops.quote_name(Solution._meta.db_table)}"  # noqa: S608 - names from the models
-        f" ({columns}) VALUES ({placeholders})"
-        " ON CONFLICT (solver_id, verifier_version_id, sha256) DO NOTHING RETURNING id"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    mark_inserted(solution, row[0])
-    return True
+    return insert_unless_exists(solution, ("solver_id", "verifier_version_id", "sha256"))
 
 
 def enqueue_judging(*, solution_id: int, language: str | None = None) -> None:
