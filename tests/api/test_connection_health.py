@@ -82,7 +82,7 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_request():
     with _other_connection() as other:
         assert other.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone() == (True,)
     # The server's goodbye (an error, then the socket's end) arrives on the idle connection.
-    wait_until(lambda: not is_idle_and_quiet(ended), "the ended connection to turn readable", 5)
+    wait_until(lambda: not is_idle_and_quiet(ended), "the ended connection to turn readable")
 
     assert _get("/api/v1/problems/") == 200  # not a 500: the check replaced it
 
