@@ -122,12 +122,14 @@ class Supervisor:
         one_shot_env: dict[str, str] | None = None,
         gate: Callable[[], bool] | None = None,
         gate_max_s: float = GATE_MAX_S,
+        on_open: Callable[[bool], None] | None = None,
     ) -> None:
         self.roles, self.env, self.grace_s = roles, env, grace_s
         self.one_shot = one_shot  # run once beside the roles, never restarted
         self.one_shot_env = one_shot_env or env
-        # Roles marked after_gate start when gate() is true, or gate_max_s after the others.
-        self.gate, self.gate_max_s = gate, gate_max_s
+        # Roles marked after_gate start when gate() is true, or gate_max_s after the others;
+        # on_open is told once which of the two opened it (True: the gate itself).
+        self.gate, self.gate_max_s, self.on_open = gate, gate_max_s, on_open
         self.stopping = False
 
     def request_stop(self, signum: int, _frame: object) -> None:
@@ -145,10 +147,14 @@ class Supervisor:
         gate_closes_at = time.monotonic() + self.gate_max_s
         while not self.stopping:
             now = time.monotonic()
-            if gated and (now >= gate_closes_at or (self.gate is not None and self.gate())):
-                for role in gated:
-                    role.start(self.env)
-                gated = []
+            if gated:
+                opened = self.gate is not None and self.gate()
+                if opened or now >= gate_closes_at:
+                    for role in gated:
+                        role.start(self.env)
+                    gated = []
+                    if self.on_open is not None:
+                        self.on_open(opened)
             shot = self.one_shot
             if shot is not None and shot.process is not None and shot.process.poll() is not None:
                 took = now - shot.started_at
@@ -281,12 +287,27 @@ def main() -> int:
         # each) would otherwise take most of the CPU while the first page waits. The pages
         # say "the judge is starting" until a pool is warm (verifiers.selectors.judge_is_warm).
         demo = Role("load_demo", [PY, "manage.py", "load_demo", "--skip-checks"])
+        url = f"http://127.0.0.1:{port}"
+
+        def web_is_up(listening: bool) -> None:
+            # Said once the address answers: a browser opened on it does not meet a refusal.
+            if listening:
+                log(f"FormalMarket is at {url} (Ctrl-C to stop)")
+            else:
+                log(f"the web server is not listening at {url} yet; see its log above")
+
         supervisor = Supervisor(
-            roles, env, grace_s, one_shot=demo, one_shot_env=fast, gate=lambda: listens(port)
+            roles,
+            env,
+            grace_s,
+            one_shot=demo,
+            one_shot_env=fast,
+            gate=lambda: listens(port),
+            on_open=web_is_up,
         )
         if stop_requested:
             return 130
-        log(f"FormalMarket is at http://127.0.0.1:{port} (Ctrl-C to stop)")
+        log(f"starting; FormalMarket will be at {url}")
         supervisor.run()
         return 0
     finally:

@@ -56,17 +56,23 @@ def test_roles_behind_the_gate_start_only_once_it_opens():
         asked.append(is_open.is_set())
         return asked[-1]
 
-    supervisor = supervise.Supervisor([worker, web], {}, 1.0, gate=gate, gate_max_s=600)
+    opened: list[bool] = []
+    supervisor = supervise.Supervisor(
+        [worker, web], {}, 1.0, gate=gate, gate_max_s=600, on_open=opened.append
+    )
     thread = _run(supervisor)
     try:
         # The supervisor has asked the closed gate twice (two turns of its loop).
         wait_until(lambda: len(asked) >= 2, "the supervisor to ask the gate", timeout=10)
         assert web.process is not None and worker.process is None
+        assert opened == []  # `make run` names its address only once it answers
 
         is_open.set()
 
         wait_until(lambda: worker.process is not None, "the gated role to start", timeout=10)
         assert worker.process.poll() is None and web.process.poll() is None
+        wait_until(lambda: opened, "the gate's opening to be told", timeout=10)
+        assert opened == [True]
     finally:
         _stop(supervisor, thread)
     assert web.process.poll() is not None and worker.process.poll() is not None
@@ -74,12 +80,20 @@ def test_roles_behind_the_gate_start_only_once_it_opens():
 
 def test_a_gate_that_never_opens_lets_the_roles_start_after_its_limit():
     worker = _sleeper("worker", after_gate=True)
+    opened: list[bool] = []
     supervisor = supervise.Supervisor(
-        [_sleeper("web"), worker], {}, 1.0, gate=lambda: False, gate_max_s=0.5
+        [_sleeper("web"), worker],
+        {},
+        1.0,
+        gate=lambda: False,
+        gate_max_s=0.5,
+        on_open=opened.append,
     )
     thread = _run(supervisor)
     try:
         wait_until(lambda: worker.process is not None, "the gated role to start", timeout=10)
+        wait_until(lambda: opened, "the gate's opening to be told", timeout=10)
+        assert opened == [False]  # opened by its limit, not by the web server listening
     finally:
         _stop(supervisor, thread)
 
