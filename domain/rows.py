@@ -19,6 +19,13 @@ from django.db.models import NOT_PROVIDED
 M = TypeVar("M", bound=models.Model)
 
 
+def fetch_row(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row of one raw statement on the default connection, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
 def column_list(fields: Sequence[models.Field[Any, Any]], table: str | None = None) -> str:
     """The quoted columns of ``fields``, each prefixed with ``table.`` when given."""
     quote = connection.ops.quote_name
@@ -100,9 +107,7 @@ def insert_unless_exists(instance: models.Model, conflict: tuple[str, ...]) -> b
         f" VALUES ({placeholders}) ON CONFLICT ({', '.join(map(quote, conflict))}) DO NOTHING"
         f" RETURNING {quote(instance._meta.pk.column)}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
+    row = fetch_row(sql, values)
     if row is None:
         return False
     mark_inserted(instance, row[0])

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 
-from domain.rows import column_list, instance_from_row, instance_with_related
+from domain.rows import column_list, fetch_row, instance_from_row, instance_with_related
 from market.exceptions import NotFound
 from market.models import Entitlement, Order, Problem, ProblemStatus, Solution, VerdictRecord
 
@@ -37,9 +37,7 @@ def access_problem(*, user: User | None, problem_id: int) -> Problem:
     if not 1 <= problem_id <= BIGINT_MAX:
         raise NotFound("no such problem")
     sql, fields = _problem_query()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [problem_id, _user_id(user)])
-        row = cursor.fetchone()
+    row = fetch_row(sql, [problem_id, _user_id(user)])
     if row is None:
         raise NotFound("no such problem")
     return instance_from_row(Problem, fields, row)
@@ -78,9 +76,7 @@ def access_solution(*, user: User | None, solution_id: int) -> Solution:
     if uid is None:
         raise NotFound("no such solution")
     sql, solution_fields, version_fields, verdict_fields = _solution_query()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [solution_id, uid, uid])
-        row = cursor.fetchone()
+    row = fetch_row(sql, [solution_id, uid, uid])
     if row is None:
         raise NotFound("no such solution")
     solution = instance_with_related(

@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Q
 
 from domain.errors import NotFound
-from domain.rows import column_list, instance_from_row, instance_with_related
+from domain.rows import column_list, fetch_row, instance_from_row, instance_with_related
 from verifiers.models import DryRun, Verifier, VerifierStatus, VerifierVersion
 
 # The values of market.models.ProblemStatus.PUBLISHED and .RETIRED: a problem solvers see.
@@ -57,10 +57,8 @@ def access_verifier_to_submit(
     has no active version): one query when it has one (issue 29: a submission's two reads)."""
     uid = _user_id(user)
     sql, version_fields, verifier_fields, problem_fields = _version_to_submit_query()
-    with connection.cursor() as cursor:
-        public = (*PUBLIC_PROBLEM_STATUS_VALUES, VerifierStatus.PUBLISHED, VerifierStatus.RETIRED)
-        cursor.execute(sql, [verifier_id, *map(str, public), uid])
-        row = cursor.fetchone()
+    public = (*PUBLIC_PROBLEM_STATUS_VALUES, VerifierStatus.PUBLISHED, VerifierStatus.RETIRED)
+    row = fetch_row(sql, [verifier_id, *map(str, public), uid])
     if row is None:
         return access_verifier(user=user, verifier_id=verifier_id), None
     first = len(version_fields)

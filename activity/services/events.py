@@ -11,6 +11,7 @@ Celery tasks on the default queue (the engine's are queued in the outbox of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from django.db import connection, transaction
@@ -18,7 +19,7 @@ from django.db.models import Max, QuerySet
 from django.db.models.functions import Greatest
 
 from activity.models import Event, EventKind, ReadMarker, WebhookEndpoint
-from domain.rows import insert_values
+from domain.rows import fetch_row, insert_values
 from judge.verdict import Verdict
 from market.models import Order, OrderSide, OrderStatus, Problem, Solution, SolutionStatus
 
@@ -42,6 +43,16 @@ def _after_commit_dispatch(user_ids: Iterable[int]) -> None:
 def _active_endpoints(user_ids: Iterable[int]) -> QuerySet[WebhookEndpoint]:
     """The users' endpoints that receive webhooks (not disabled)."""
     return WebhookEndpoint.objects.filter(user_id__in=user_ids, disabled_at__isnull=True)
+
+
+@functools.cache
+def _solver_endpoint_sql() -> str:
+    """``_active_endpoints`` of one user as SQL with that user's id its one parameter,
+    compiled once per process (each verdict asks it; the ORM compiled it every time)."""
+    sql, params = _active_endpoints([0]).values("pk").query.sql_with_params()
+    if list(params) != [0]:  # the filter changed shape: its parameters are no longer one id
+        raise TypeError(f"_active_endpoints compiled with parameters {params!r}, not one id")
+    return sql
 
 
 def _after_commit_send(ids: list[int]) -> None:
@@ -83,17 +94,12 @@ def record_verdict_event(*, solution: Solution, verdict: Verdict, detail: str) -
     # endpoint (issue 29: the verdict's transaction had a round trip for each).
     quote = connection.ops.quote_name
     columns, placeholders, values = insert_values(event)
-    endpoints, endpoint_params = (
-        _active_endpoints([solution.solver_id]).values("pk").query.sql_with_params()
-    )
     sql = (
         f"WITH written AS (INSERT INTO {quote(Event._meta.db_table)}"  # noqa: S608 - names from the models
         f" ({columns}) VALUES ({placeholders}) ON CONFLICT DO NOTHING)"
-        f" SELECT EXISTS ({endpoints})"
+        f" SELECT EXISTS ({_solver_endpoint_sql()})"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, *endpoint_params])
-        (has_endpoint,) = cursor.fetchone()
+    (has_endpoint,) = fetch_row(sql, [*values, solution.solver_id]) or (False,)
     if has_endpoint:
         _after_commit_send([solution.solver_id])
 

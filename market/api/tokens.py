@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from domain.rows import column_list, instance_with_related
+from domain.rows import column_list, fetch_row, instance_with_related
 from market.api.models import ApiToken
 from market.exceptions import NotFound, UserError
 from market.services.accounts import lock_user_row
@@ -47,9 +47,7 @@ def _active_token_with_user(*, prefix: str) -> ApiToken | None:
     this is its SQL, built once from the models, and its row becomes the same two instances.
     """
     sql, token_fields, user_fields = _token_query()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [prefix])
-        row = cursor.fetchone()
+    row = fetch_row(sql, [prefix])
     if row is None:
         return None
     return instance_with_related(ApiToken, token_fields, row, "user", user_fields)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from activity.services.events import record_verdict_event
 from domain.rows import (
     column_list,
+    fetch_row,
     inner_join_key,
     insert_unless_exists,
     instance_with_related,
@@ -319,9 +320,7 @@ def _mark_judged(*, solution_id: int, status: str) -> tuple[Solution, bool] | No
         "accepted": SolutionStatus.ACCEPTED,
         "rejected": SolutionStatus.REJECTED,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = fetch_row(sql, params)
     if row is None:
         return None
     solution = instance_with_related(Solution, fields, row, "problem", problem_fields)

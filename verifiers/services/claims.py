@@ -25,7 +25,13 @@ from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
-from domain.rows import column_list, inner_join_key, instance_from_row, instance_with_related
+from domain.rows import (
+    column_list,
+    fetch_row,
+    inner_join_key,
+    instance_from_row,
+    instance_with_related,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -97,9 +103,7 @@ def claim_row(
         "pending": pending,
         "running": running,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = fetch_row(sql, params)
     if row is None:
         return None
     if related is None:
