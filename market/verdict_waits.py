@@ -144,9 +144,7 @@ class VerdictWait:
 
     def pending(self, status: str) -> bool:
         """Whether to wait more for a solution in ``status``: not final, time and a slot left."""
-        from market.models import SolutionStatus
-
-        if status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED) or self._event is None:
+        if is_final(status) or self._event is None:
             return False
         return time.monotonic() < self._deadline
 
@@ -157,6 +155,13 @@ class VerdictWait:
             return
         self._event.wait(max(self._deadline - time.monotonic(), 0.0))
         self._event.clear()
+
+
+def is_final(status: str) -> bool:
+    """Whether a solution in ``status`` has its verdict (nothing left to wait for)."""
+    from market.models import SolutionStatus
+
+    return status in (SolutionStatus.ACCEPTED, SolutionStatus.REJECTED)
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ from market.api.views import (
 )
 from market.models import Solution
 from market.services.solutions import submit_solution
-from market.verdict_waits import MAX_WAIT_S, waiting_for_verdict
+from market.verdict_waits import MAX_WAIT_S, is_final, waiting_for_verdict
 from verifiers import access as verifier_access
 
 
@@ -141,6 +141,8 @@ def _read_when_judged(
     from its submission): None when that state is not waited on (final, or no wait slot), so
     the caller's answer stands without a read.
     """
+    if known_status is not None and is_final(known_status):
+        return None  # judged already: no wait slot, no listener, no read
     multithreaded = bool(request.META.get("wsgi.multithread", False))
     with waiting_for_verdict(solution_id=pk, wait_s=wait_s, multithreaded=multithreaded) as wait:
         if known_status is not None and not wait.pending(known_status):

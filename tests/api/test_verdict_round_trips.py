@@ -202,9 +202,13 @@ def test_a_waited_submission_woken_by_its_verdict_is_the_submission_and_two_read
     assert order[-3:] == ["COMMIT", "SELECT", "SELECT"]
 
 
-def test_a_waited_submission_of_a_judged_text_is_answered_from_the_submission(world):
+def test_a_waited_submission_of_a_judged_text_is_answered_from_the_submission(world, monkeypatch):
     client = world.clients["solver"]  # the world's accepted solution is the solver's "yes"
 
+    def no_wait(**kwargs):  # a judged answer takes no wait slot and starts no listener
+        raise AssertionError(f"waited for a judged solution: {kwargs}")
+
+    monkeypatch.setattr("market.api.solution_views.waiting_for_verdict", no_wait)
     response, sql, _, _ = _submit(
         client, world.verifier.pk, "yes", f"?wait={MAX_WAIT_S}", **THREADED
     )
