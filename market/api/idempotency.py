@@ -250,7 +250,7 @@ def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> Ide
             path=request.path[:500],
             request_sha256=fingerprint,
         )
-        if _insert_new(record):
+        if insert_unless_exists(record, ("user_id", "key")):  # no savepoint needed
             return record
         existing = IdempotencyRecord.objects.filter(user_id=user_id, key=key).first()
         if existing is None:
@@ -285,16 +285,6 @@ def _claim(*, user_id: int, key: str, request: Request, fingerprint: str) -> Ide
         message=f"a request with this {HEADER} is contended; retry later",
         status=409,
     )
-
-
-def _insert_new(record: IdempotencyRecord) -> bool:
-    """Insert the in-progress ``record`` unless its user and key have one already (False).
-
-    One statement, ``INSERT ... ON CONFLICT DO NOTHING``: in autocommit it is atomic by
-    itself, and inside a caller's transaction a duplicate does not break it, so no savepoint
-    is needed (an INSERT that may fail needed one, and its release).
-    """
-    return insert_unless_exists(record, ("user_id", "key"))
 
 
 def _replay(record: IdempotencyRecord) -> Response:

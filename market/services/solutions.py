@@ -83,7 +83,8 @@ def submit_solution(
         text=decoded,
         size_bytes=len(data),
     )
-    if not _insert_new(solution):
+    # One statement on the unique key (solver, version, text): a new text is the common case.
+    if not insert_unless_exists(solution, ("solver_id", "verifier_version_id", "sha256")):
         return Solution.objects.select_related("verdict", "verifier_version").get(
             solver_id=solver.pk, verifier_version=version, sha256=sha256
         )
@@ -93,17 +94,6 @@ def submit_solution(
     # (the API answers the submission from this row instead of re-reading it; issue 29).
     Solution.verdict.related.set_cached_value(solution, None)  # type: ignore[attr-defined]
     return solution
-
-
-def _insert_new(solution: Solution) -> bool:
-    """Insert ``solution`` unless its text was submitted to its version already (False).
-
-    One statement: ``INSERT ... ON CONFLICT DO NOTHING`` on the unique key (solver, version,
-    text). A new text is the common case; ``get_or_create`` cost a SELECT and a savepoint,
-    and an insert that may fail inside the caller's transaction (the Idempotency-Key's) a
-    savepoint and its release (issue 29).
-    """
-    return insert_unless_exists(solution, ("solver_id", "verifier_version_id", "sha256"))
 
 
 def enqueue_judging(*, solution_id: int, language: str | None = None) -> None:
